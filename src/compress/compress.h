@@ -1,0 +1,35 @@
+/* MD5 block functions: the backend contract and the one place that chooses.
+ *
+ * Every backend absorbs NBLOCKS consecutive 64-byte blocks starting at P into
+ * STATE.  P may have any alignment and NBLOCKS may be 0.  Backends only run the
+ * block loop; buffering, padding and the length live in md5.c.  All backends
+ * are always linkable together so the tests can compare them.
+ */
+#ifndef MD5_COMPRESS_H
+#define MD5_COMPRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void md5_compress_portable(uint32_t state[4], const unsigned char *p, size_t nblocks);
+void md5_compress_aarch64(uint32_t state[4], const unsigned char *p, size_t nblocks);
+
+/* Chosen from the compiler's target macros, so a cross compiler needs no
+ * detection in make.  MD5_PORTABLE_ONLY (make IMPL=portable) forces C. */
+#if defined(__aarch64__) && !defined(__AARCH64EB__) && !defined(MD5_PORTABLE_ONLY)
+# define md5_compress md5_compress_aarch64
+# define MD5_CORE_NAME "aarch64 assembly"
+#else
+# define md5_compress md5_compress_portable
+# define MD5_CORE_NAME "portable C"
+#endif
+
+/* True when this target can run the AArch64 backend (tests use it even when
+ * MD5_PORTABLE_ONLY selects the portable core). */
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+# define MD5_AARCH64_BUILT 1
+#else
+# define MD5_AARCH64_BUILT 0
+#endif
+
+#endif

@@ -1,0 +1,77 @@
+/* Buffering, padding, the bit count and the digest's byte order: once, here,
+ * for every backend. */
+#include "md5.h"
+
+#include <string.h>
+
+#include "compress/compress.h"
+
+void md5_init(struct md5_ctx *ctx)
+{
+    ctx->state[0] = 0x67452301;
+    ctx->state[1] = 0xefcdab89;
+    ctx->state[2] = 0x98badcfe;
+    ctx->state[3] = 0x10325476;
+    ctx->length = 0;
+}
+
+void md5_update(struct md5_ctx *ctx, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    size_t used = (size_t)(ctx->length % MD5_BLOCK_SIZE);
+
+    ctx->length += len;
+    if (used > 0) {
+        size_t room = MD5_BLOCK_SIZE - used;
+        if (len < room) {
+            memcpy(ctx->block + used, p, len);
+            return;
+        }
+        memcpy(ctx->block + used, p, room);
+        md5_compress(ctx->state, ctx->block, 1);
+        p += room;
+        len -= room;
+    }
+    if (len >= MD5_BLOCK_SIZE) {
+        md5_compress(ctx->state, p, len / MD5_BLOCK_SIZE);
+        p += len - len % MD5_BLOCK_SIZE;
+        len %= MD5_BLOCK_SIZE;
+    }
+    if (len > 0)
+        memcpy(ctx->block, p, len);
+}
+
+static void store_le32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+void md5_final(struct md5_ctx *ctx, unsigned char digest[MD5_DIGEST_SIZE])
+{
+    uint64_t bits = ctx->length << 3;
+    size_t used = (size_t)(ctx->length % MD5_BLOCK_SIZE);
+    int i;
+
+    /* 0x80, zeros up to 56 mod 64, then the 64-bit bit count, little-endian. */
+    ctx->block[used++] = 0x80;
+    if (used > MD5_BLOCK_SIZE - 8) {
+        memset(ctx->block + used, 0, MD5_BLOCK_SIZE - used);
+        md5_compress(ctx->state, ctx->block, 1);
+        used = 0;
+    }
+    memset(ctx->block + used, 0, MD5_BLOCK_SIZE - 8 - used);
+    store_le32(ctx->block + 56, (uint32_t)bits);
+    store_le32(ctx->block + 60, (uint32_t)(bits >> 32));
+    md5_compress(ctx->state, ctx->block, 1);
+
+    for (i = 0; i < 4; i++)
+        store_le32(digest + 4 * i, ctx->state[i]);
+}
+
+const char *md5_core_name(void)
+{
+    return MD5_CORE_NAME;
+}

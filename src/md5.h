@@ -1,0 +1,33 @@
+/* MD5 message digest (RFC 1321): init / update / final over the block
+ * function that compress.h selects for the target. */
+#ifndef MD5_H
+#define MD5_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MD5_BLOCK_SIZE 64
+#define MD5_DIGEST_SIZE 16
+
+struct md5_ctx {
+    uint32_t state[4];
+    uint64_t length;                     /* bytes absorbed so far, mod 2^64 */
+    unsigned char block[MD5_BLOCK_SIZE]; /* pending bytes: length % 64 of them */
+};
+
+/* Start a new message. */
+void md5_init(struct md5_ctx *ctx);
+
+/* Absorb LEN bytes at DATA (any alignment; LEN may be 0).  Makes at most two
+ * block-function calls: one to finish a pending block, one for all the whole
+ * blocks left, read straight from DATA. */
+void md5_update(struct md5_ctx *ctx, const void *data, size_t len);
+
+/* Pad, absorb the bit length and write the 16-byte digest.  CTX must be
+ * initialised again before reuse. */
+void md5_final(struct md5_ctx *ctx, unsigned char digest[MD5_DIGEST_SIZE]);
+
+/* The name of the block function in use, for --version and the tests. */
+const char *md5_core_name(void);
+
+#endif
