@@ -1,5 +1,6 @@
 #!/bin/sh
 # check.sh: every test layer, then one "N passed, N failed" line.
+#   0. the build: -Werror with gcc and clang, man page lint, install
 #   1. core tests (tests/core, C) of the build in $B
 #   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance)
 #   3. the same two layers for cross builds run under qemu-user, when the
@@ -57,6 +58,8 @@ cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE
 }
 
 scripts/install-deps.sh cross || true
+echo "# ===== build, man page, install ====="
+scripts/check-build.sh 2>&1 | tee -a "$results"
 leg native "$B" ""
 if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
 cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core"

@@ -13,6 +13,7 @@ want() { # want PACKAGE TEST-COMMAND...
 want bats command -v bats
 want bats-support test -f /usr/lib/bats/bats-support/load.bash
 want bats-assert test -f /usr/lib/bats/bats-assert/load.bash
+want mandoc command -v mandoc
 if [ "${1:-}" = cross ]; then
     want gcc-aarch64-linux-gnu command -v aarch64-linux-gnu-gcc
     want libc6-dev-arm64-cross test -d /usr/aarch64-linux-gnu/include

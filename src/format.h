@@ -1,0 +1,27 @@
+/* Output lines: hex digests and GNU's escaping of names on stdout. */
+#ifndef MD5SUM_FORMAT_H
+#define MD5SUM_FORMAT_H
+
+#include "md5.h"
+
+/* The 32 lowercase hex digits of DIGEST, NUL-terminated. */
+void format_hex(char hex[2 * MD5_DIGEST_SIZE + 1], const unsigned char digest[MD5_DIGEST_SIZE]);
+
+/* True when NAME holds a backslash, LF or CR: GNU then escapes the name and
+ * starts the line with a backslash. */
+int name_has_escapable(const char *name);
+
+/* Write NAME with '\\' -> "\\\\", LF -> "\\n", CR -> "\\r" when ESCAPE, raw otherwise. */
+void out_name(const char *name, int escape);
+
+struct line_style {
+    int tag;        /* --tag: "MD5 (NAME) = HEX" */
+    int binary;     /* '*' marker instead of ' ' (untagged only) */
+    char eol;       /* '\n', or '\0' with -z (which also disables escaping) */
+};
+
+/* Print one hash-mode result line for NAME, in one piece. */
+void print_digest_line(const char *name, const unsigned char digest[MD5_DIGEST_SIZE],
+                       const struct line_style *style);
+
+#endif

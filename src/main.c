@@ -1,0 +1,199 @@
+/* md5sum: options, their validation in GNU's order, mode dispatch, exit status. */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "digest.h"
+#include "format.h"
+#include "md5.h"
+#include "output.h"
+#include "quote.h"
+#include "util.h"
+
+#define VERSION "1.0.0"
+
+enum {
+    OPT_IGNORE_MISSING = 256,
+    OPT_STATUS,
+    OPT_QUIET,
+    OPT_STRICT,
+    OPT_TAG,
+    OPT_HELP,
+    OPT_VERSION
+};
+
+/* The order is GNU's: getopt lists ambiguous candidates in table order. */
+static const struct option long_options[] = {
+    {"check", no_argument, NULL, 'c'},
+    {"ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"status", no_argument, NULL, OPT_STATUS},
+    {"warn", no_argument, NULL, 'w'},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"tag", no_argument, NULL, OPT_TAG},
+    {"zero", no_argument, NULL, 'z'},
+    {"binary", no_argument, NULL, 'b'},
+    {"text", no_argument, NULL, 't'},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* Write TEXT (a printf format taking the program name) and exit like GNU:
+ * status 0, or 1 with "write error" if stdout could not take it. */
+static void print_and_exit(const char *text)
+{
+    char *s;
+    int n = snprintf(NULL, 0, text, program_name);
+
+    s = xmalloc((size_t)n + 1);
+    snprintf(s, (size_t)n + 1, text, program_name);
+    out_str(s);
+    free(s);
+    exit(out_close() == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
+}
+
+static void help(void)
+{
+    print_and_exit(
+        "Usage: %s [OPTION]... [FILE]...\n"
+        "Print or verify MD5 (128-bit) checksums.\n"
+        "\n"
+        "With no FILE, or when FILE is -, read standard input.\n"
+        "  -b, --binary          mark lines with '*' (binary mode)\n"
+        "  -c, --check           read checksum lists from the FILEs and verify them\n"
+        "      --tag             print BSD-style lines: MD5 (FILE) = CHECKSUM\n"
+        "  -t, --text            mark lines with ' ' (text mode, the default)\n"
+        "  -z, --zero            end each output line with NUL, not newline,\n"
+        "                          and write file names unescaped\n"
+        "\n"
+        "Only meaningful with --check:\n"
+        "      --ignore-missing  skip listed files that do not exist\n"
+        "      --quiet           print nothing for files that verify\n"
+        "      --status          print nothing at all; the exit status tells\n"
+        "      --strict          fail if any checksum line is improperly formatted\n"
+        "  -w, --warn            warn about each improperly formatted checksum line\n"
+        "\n"
+        "      --help            show this help and exit\n"
+        "      --version         show the version and the MD5 core, and exit\n"
+        "\n"
+        "Checksums are MD5 as defined in RFC 1321.  A line holds the checksum, a\n"
+        "space, a mode character ('*' binary, ' ' text) and the file name; both\n"
+        "modes read files the same way on POSIX systems.  A name holding a\n"
+        "backslash, newline or carriage return is escaped (\\\\, \\n, \\r) and its\n"
+        "line starts with a backslash.  --check reads such lines back, and BSD\n"
+        "'MD5 (FILE) = CHECKSUM' lines.\n"
+        "\n"
+        "Exit status: 0 if everything succeeded, 1 otherwise.\n");
+}
+
+static void version(void)
+{
+    static char text[512];
+
+    snprintf(text, sizeof text,
+             "md5sum (md5sum-fast) " VERSION "\n"
+             "MD5 core: %s\n"
+             "Compatible with GNU coreutils md5sum 9.1.\n"
+             "Copyright (C) 2026 the md5sum-fast authors.  License: MIT.\n"
+             "This is free software: you are free to change and redistribute it.\n"
+             "There is NO WARRANTY, to the extent permitted by law.\n",
+             md5_core_name());
+    print_and_exit(text);
+}
+
+static void usage_error(const char *msg)
+{
+    diag(0, "%s", msg);
+    try_help_and_exit();
+}
+
+static int hash_operand(const char *name, const struct line_style *style)
+{
+    unsigned char digest[MD5_DIGEST_SIZE];
+
+    if (digest_file(name, digest) != DIGEST_OK) {
+        int err = errno;
+        char *q = quote_name(name);
+        diag(err, "%s", q);
+        free(q);
+        return 0;
+    }
+    print_digest_line(name, digest, style);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    struct line_style style = {0, 0, '\n'};
+    struct check_opts copts = {0, 0, 0, 0, 0};
+    int binary = -1, tag = 0, check = 0, ok = 1, opt;
+
+    set_program_name(argv[0]);
+    setlocale(LC_ALL, "");
+
+    /* Acted on in command-line order, as GNU does: --help or --version wins
+     * over anything after it, an invalid option before it wins over it. */
+    while ((opt = getopt_long(argc, argv, "bctwz", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 'b': binary = 1; break;
+        case 't': binary = 0; break;
+        case 'c': check = 1; break;
+        case 'z': style.eol = '\0'; break;
+        case OPT_TAG: tag = 1; binary = 1; break;
+        /* --status, --warn and --quiet: the last one wins. */
+        case OPT_STATUS: copts.status_only = 1; copts.warn = 0; copts.quiet = 0; break;
+        case 'w': copts.status_only = 0; copts.warn = 1; copts.quiet = 0; break;
+        case OPT_QUIET: copts.status_only = 0; copts.warn = 0; copts.quiet = 1; break;
+        case OPT_STRICT: copts.strict = 1; break;
+        case OPT_IGNORE_MISSING: copts.ignore_missing = 1; break;
+        case OPT_HELP: help(); break;
+        case OPT_VERSION: version(); break;
+        default: try_help_and_exit();
+        }
+    }
+
+    /* GNU 9.1's checks, in its order. */
+    if (tag && binary == 0)
+        usage_error("--tag does not support --text mode");
+    if (style.eol != '\n' && check)
+        usage_error("the --zero option is not supported when verifying checksums");
+    if (tag && check)
+        usage_error("the --tag option is meaningless when verifying checksums");
+    if (binary >= 0 && check)
+        usage_error("the --binary and --text options are meaningless when verifying checksums");
+    if (copts.ignore_missing && !check)
+        usage_error("the --ignore-missing option is meaningful only when verifying checksums");
+    if (copts.status_only && !check)
+        usage_error("the --status option is meaningful only when verifying checksums");
+    if (copts.warn && !check)
+        usage_error("the --warn option is meaningful only when verifying checksums");
+    if (copts.quiet && !check)
+        usage_error("the --quiet option is meaningful only when verifying checksums");
+    if (copts.strict && !check)
+        usage_error("the --strict option is meaningful only when verifying checksums");
+
+    style.tag = tag;
+    style.binary = binary == 1;
+    if (style.eol == '\0')
+        out_records_nul();
+
+    if (optind == argc) {
+        ok = check ? check_list("-", &copts) : hash_operand("-", &style);
+    } else {
+        for (; optind < argc; optind++)
+            ok &= check ? check_list(argv[optind], &copts) : hash_operand(argv[optind], &style);
+    }
+
+    if (digest_used_stdin() && close(STDIN_FILENO) != 0) {
+        diag(errno, "standard input");
+        ok = 0;
+    }
+    if (out_close() != 0 || stderr_failed())
+        ok = 0;
+    return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,196 @@
+/* GNU's "shell-escape" quoting of file names in diagnostics, colon variant
+ * (gnulib quotef), reimplemented from its observable rules:
+ *   - a name made only of safe characters is printed as it is;
+ *   - otherwise, a name holding a ' whose characters are all "double-quote
+ *     compatible" is printed between double quotes;
+ *   - otherwise it is single-quoted, ' written as '\'', and each run of
+ *     unprintable bytes written as $'...' with C escapes or 3-digit octal.
+ * In a multibyte locale a valid printable character is a safe unit of its
+ * own; an invalid byte, or an incomplete sequence at the end, is unprintable. */
+#include "quote.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "util.h"
+
+/* One character of the name: LEN bytes, PRINTABLE or not. */
+struct unit {
+    size_t len;
+    int printable;
+};
+
+static struct unit next_unit(const char *s, size_t left)
+{
+    struct unit u = {1, 0};
+    unsigned char c = (unsigned char)*s;
+    mbstate_t st;
+    wchar_t wc;
+    size_t n;
+
+    if (c < 0x80 || MB_CUR_MAX == 1) {
+        u.printable = isprint(c) != 0;
+        return u;
+    }
+    memset(&st, 0, sizeof st);
+    n = mbrtowc(&wc, s, left, &st);
+    if (n == (size_t)-2) {
+        u.len = left;          /* incomplete at the end: every byte escaped */
+    } else if (n != (size_t)-1 && n != 0) {
+        u.len = n;
+        u.printable = iswprint((wint_t)wc) != 0;
+    }
+    return u;
+}
+
+/* Does the ASCII byte C, at position I of a name of LEN bytes, force quoting? */
+static int shell_special(unsigned char c, size_t i, size_t len)
+{
+    switch (c) {
+    case '#': case '~':
+        return i == 0;
+    case '{': case '}':
+        return len == 1;
+    case ' ': case '!': case '"': case '$': case '&': case '\'': case '(':
+    case ')': case '*': case ';': case '<': case '=': case '>': case '?':
+    case '[': case '\\': case '^': case '`': case '|': case ':':
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* May C appear in a double-quoted name (which escapes nothing)? */
+static int dquote_ok(unsigned char c, size_t i, size_t len)
+{
+    if (c >= 0x80 || isalnum(c))   /* printable here: checked by the caller */
+        return 1;
+    switch (c) {
+    case '%': case '+': case ',': case '-': case '.': case '/': case ':':
+    case '@': case ']': case '_': case ' ': case '\'':
+        return 1;
+    case '#': case '~':
+        return i == 0;
+    case '{': case '}':
+        return len == 1;
+    default:
+        return 0;
+    }
+}
+
+static void scan(const char *name, size_t len, int *needs_quotes, int *dquotes)
+{
+    size_t i = 0;
+    int has_squote = 0, all_dq = 1;
+
+    *needs_quotes = len == 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)name[i];
+        struct unit u = next_unit(name + i, len - i);
+
+        if (!u.printable) {
+            *needs_quotes = 1;
+            all_dq = 0;
+        } else if (u.len == 1) {
+            if (shell_special(c, i, len))
+                *needs_quotes = 1;
+            if (!dquote_ok(c, i, len))
+                all_dq = 0;
+            has_squote |= c == '\'';
+        }
+        i += u.len;
+    }
+    *dquotes = has_squote && all_dq;
+}
+
+static char *append(char *out, const char *s, size_t n)
+{
+    memcpy(out, s, n);
+    return out + n;
+}
+
+static char *escape_byte(char *out, unsigned char c)
+{
+    static const char cesc[] = "\aa\bb\ff\nn\rr\tt\vv";
+    const char *e = c ? memchr(cesc, c, sizeof cesc - 1) : NULL;
+
+    *out++ = '\\';
+    if (e && (e - cesc) % 2 == 0) {
+        *out++ = e[1];
+    } else {
+        *out++ = (char)('0' + (c >> 6));
+        *out++ = (char)('0' + ((c >> 3) & 7));
+        *out++ = (char)('0' + (c & 7));
+    }
+    return out;
+}
+
+/* Does NAME end with an unprintable character (so in a $'...' part)? */
+static int ends_unprintable(const char *name, size_t len)
+{
+    size_t i = 0;
+    int last = 0;
+
+    while (i < len) {
+        struct unit u = next_unit(name + i, len - i);
+        last = !u.printable;
+        i += u.len;
+    }
+    return last;
+}
+
+char *quote_name(const char *name)
+{
+    size_t len = strlen(name), i = 0;
+    int needs_quotes, dquotes, in_dollar = 0;
+    char *res, *out;
+
+    scan(name, len, &needs_quotes, &dquotes);
+    /* Worst case: a quote then an unprintable byte (4 + 7 output bytes) for
+     * every 2 input bytes, plus the outer quotes. */
+    res = out = xmalloc(6 * len + 3);
+    if (!needs_quotes || dquotes) {
+        if (dquotes)
+            *out++ = '"';
+        out = append(out, name, len);
+        if (dquotes)
+            *out++ = '"';
+        *out = '\0';
+        return res;
+    }
+    /* gnulib 9.1 quirk, kept for byte-identical messages: for a name holding
+     * a ' it scans the whole name first, then writes it without resetting
+     * whether a $'...' part is open.  So when the name ends unprintable, the
+     * writing starts as if a $'...' part were already open. */
+    if (strchr(name, '\''))
+        in_dollar = ends_unprintable(name, len);
+    *out++ = '\'';
+    while (i < len) {
+        struct unit u = next_unit(name + i, len - i);
+        size_t k;
+
+        if (!u.printable) {
+            if (!in_dollar)
+                out = append(out, "'$'", 3);
+            in_dollar = 1;
+            for (k = 0; k < u.len; k++)
+                out = escape_byte(out, (unsigned char)name[i + k]);
+        } else if (u.len == 1 && name[i] == '\'') {
+            /* Closes whichever quoting is open, then an escaped quote. */
+            out = append(out, "'\\''", 4);
+            in_dollar = 0;
+        } else {
+            if (in_dollar)
+                out = append(out, "''", 2);
+            in_dollar = 0;
+            out = append(out, name + i, u.len);
+        }
+        i += u.len;
+    }
+    *out++ = '\'';
+    *out = '\0';
+    return res;
+}

@@ -1,0 +1,117 @@
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+
+const char *program_name = "md5sum";
+static int stderr_error;
+
+void set_program_name(const char *argv0)
+{
+    if (argv0 && *argv0)
+        program_name = argv0;
+}
+
+int stderr_failed(void)
+{
+    return stderr_error;
+}
+
+/* One write(2) per message, so a diagnostic is never split by another
+ * process's output; retried on EINTR and short writes. */
+static void write_stderr(const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, s, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            stderr_error = 1;
+            return;
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void vdiag(int errnum, const char *fmt, va_list ap)
+{
+    const char *err = errnum ? strerror(errnum) : NULL;
+    va_list ap2;
+    size_t head = strlen(program_name) + 2, len, total;
+    char *msg;
+    int n;
+
+    va_copy(ap2, ap);
+    n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    len = n > 0 ? (size_t)n : 0;
+    total = head + len + (err ? 2 + strlen(err) : 0) + 1;
+    msg = xmalloc(total + 1);
+    memcpy(msg, program_name, head - 2);
+    memcpy(msg + head - 2, ": ", 2);
+    vsnprintf(msg + head, len + 1, fmt, ap);
+    if (err) {
+        memcpy(msg + head + len, ": ", 2);
+        memcpy(msg + head + len + 2, err, strlen(err));
+    }
+    msg[total - 1] = '\n';
+    out_flush();
+    write_stderr(msg, total);
+    free(msg);
+}
+
+void diag(int errnum, const char *fmt, ...)
+{
+    va_list ap;
+    int saved = errno;
+
+    va_start(ap, fmt);
+    vdiag(errnum, fmt, ap);
+    va_end(ap);
+    errno = saved;
+}
+
+void try_help_and_exit(void)
+{
+    const char *pre = "Try '", *post = " --help' for more information.\n";
+    size_t a = strlen(pre), b = strlen(program_name), c = strlen(post);
+    char *msg = xmalloc(a + b + c);
+
+    memcpy(msg, pre, a);
+    memcpy(msg + a, program_name, b);
+    memcpy(msg + a + b, post, c);
+    write_stderr(msg, a + b + c);
+    free(msg);
+    exit(EXIT_FAILURE);
+}
+
+static void out_of_memory(void)
+{
+    static const char msg[] = ": memory exhausted\n";
+    write_stderr(program_name, strlen(program_name));
+    write_stderr(msg, sizeof msg - 1);
+    exit(EXIT_FAILURE);
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}

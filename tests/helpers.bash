@@ -1,0 +1,114 @@
+# Shared set-up for the bats suites.
+#
+# Environment: MD5SUM (the binary under test, required), EXEC_WRAPPER (e.g.
+# "qemu-aarch64 -L /usr/aarch64-linux-gnu" for a cross build), GNU_MD5SUM (the
+# reference, default /usr/bin/md5sum).
+#
+# Each test runs in its own empty directory.  Two directories hold a program
+# called "md5sum": $OURS (ours, wrapped in qemu if needed) and $GNU (the
+# reference).  Scripts given to `ours`, `gnu` and `same` call plain `md5sum`,
+# so both programs see argv[0] = "md5sum" and their messages compare byte for
+# byte without rewriting.
+
+bats_require_minimum_version 1.5.0
+bats_load_library bats-support
+bats_load_library bats-assert
+
+GNU_MD5SUM=${GNU_MD5SUM:-/usr/bin/md5sum}
+
+setup() {
+    : "${MD5SUM:?set MD5SUM to the md5sum binary under test}"
+    case $MD5SUM in /*) ;; *) MD5SUM=$PWD/$MD5SUM ;; esac
+    OURS=$BATS_TEST_TMPDIR/ours
+    GNU=$BATS_TEST_TMPDIR/gnu
+    mkdir -p "$OURS" "$GNU" "$BATS_TEST_TMPDIR/w"
+    install_ours "$MD5SUM"
+    ln -s "$GNU_MD5SUM" "$GNU/md5sum"
+    cd "$BATS_TEST_TMPDIR/w" || return 1
+    export LC_ALL=${TEST_LOCALE:-C}
+}
+
+# Put our program at $OURS/md5sum, running BINARY (under $EXEC_WRAPPER if set).
+install_ours() {
+    rm -f "$OURS/md5sum"
+    if [ -n "${EXEC_WRAPPER:-}" ]; then
+        # qemu's -0 sets argv[0], so the program name stays "md5sum".
+        printf '#!/bin/sh\nexec %s -0 md5sum "%s" "$@"\n' "$EXEC_WRAPPER" "$1" > "$OURS/md5sum"
+        chmod 755 "$OURS/md5sum"
+    else
+        ln -s "$1" "$OURS/md5sum"
+    fi
+}
+
+# ours SCRIPT / gnu SCRIPT: run SCRIPT with bash, "md5sum" being ours / GNU's,
+# as $RUN_AS (a command prefix such as as_nobody) when that is set.
+ours() { PATH=$OURS:$PATH ${RUN_AS:-} bash -c "$1"; }
+gnu() { PATH=$GNU:$PATH ${RUN_AS:-} bash -c "$1"; }
+
+is_gnu_reference() {
+    "$GNU_MD5SUM" --version 2>/dev/null | head -n 1 | grep -q 'GNU coreutils'
+}
+
+require_gnu() {
+    is_gnu_reference || skip "reference $GNU_MD5SUM is not GNU md5sum: differential test skipped"
+}
+
+# Version-specific behaviour: only GNU coreutils 9.1 is the specification.
+require_gnu_91() {
+    require_gnu
+    "$GNU_MD5SUM" --version | head -n 1 | grep -q ' 9\.1$' ||
+        skip "reference is $("$GNU_MD5SUM" --version | head -n 1), not coreutils 9.1"
+}
+
+# same SCRIPT: run SCRIPT with our md5sum and with GNU's, in the same
+# directory, and fail unless stdout (bytes), stderr (bytes) and the exit
+# status are identical.  The script must be repeatable (it runs twice).
+same() {
+    require_gnu
+    local t=$BATS_TEST_TMPDIR
+    local rc=0
+    ours "$1" > "$t/ours.out" 2> "$t/ours.err" || rc=$?
+    echo "exit $rc" >> "$t/ours.err"
+    rc=0
+    gnu "$1" > "$t/gnu.out" 2> "$t/gnu.err" || rc=$?
+    echo "exit $rc" >> "$t/gnu.err"
+    if ! cmp -s "$t/ours.out" "$t/gnu.out"; then
+        echo "stdout differs for: $1"
+        diff <(od -An -c "$t/gnu.out") <(od -An -c "$t/ours.out") | head -n 40
+        return 1
+    fi
+    if ! cmp -s "$t/ours.err" "$t/gnu.err"; then
+        echo "stderr or exit status differs for: $1"
+        diff "$t/gnu.err" "$t/ours.err" | head -n 40
+        return 1
+    fi
+}
+
+# same_merged SCRIPT: like same, with stderr sent into stdout, so the
+# interleaving of the two streams is compared too.
+same_merged() {
+    same "{ $1 ; } 2>&1"
+}
+
+# Run as an unprivileged user when we are root (permission tests need it).
+as_nobody() {
+    if [ "$(id -u)" = 0 ]; then
+        setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+    else
+        "$@"
+    fi
+}
+
+# Let as_nobody reach the test directory and a copy of our binary (the build
+# tree may sit under a private home directory).
+open_to_nobody() {
+    local d=$BATS_TEST_TMPDIR/w
+    while [ "$d" != "$BATS_RUN_TMPDIR" ] && [ "$d" != / ]; do
+        chmod a+rx "$d"
+        d=$(dirname "$d")
+    done
+    chmod a+rx "$BATS_RUN_TMPDIR" "$OURS" "$GNU"
+    cp "$MD5SUM" "$OURS/md5sum.bin"
+    chmod 755 "$OURS/md5sum.bin"
+    install_ours "$OURS/md5sum.bin"
+}
