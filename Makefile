@@ -21,7 +21,8 @@ ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 $(IMPL_CPPFLAGS)
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS)
 
 CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o
-CLI_OBJ = $(B)/main.o $(B)/check.o $(B)/digest.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o
+CLI_OBJ = $(B)/main.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/digest.o \
+          $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
 

@@ -18,20 +18,29 @@ int digest_used_stdin(void)
     return used_stdin;
 }
 
-/* Like gnulib's open_safer: never hand out fd 0, 1 or 2, so a file opened
- * while those are closed cannot later pass for stdin or stdout. */
-static int open_safer(const char *name)
+int input_open(const char *name)
 {
-    int fd = open(name, O_RDONLY);
+    int fd, moved, saved;
 
-    if (fd >= 0 && fd <= STDERR_FILENO) {
-        int moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        fd = moved;
+    if (strcmp(name, "-") == 0) {
+        used_stdin = 1;
+        return STDIN_FILENO;
     }
-    return fd;
+    /* Like gnulib's open_safer: never hand out fd 0, 1 or 2, so a file opened
+     * while those are closed cannot later pass for stdin or stdout. */
+    fd = open(name, O_RDONLY);
+    if (fd < 0 || fd > STDERR_FILENO)
+        return fd;
+    moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
+    saved = errno;
+    close(fd);
+    errno = saved;
+    return moved;
+}
+
+int input_close(int fd)
+{
+    return fd == STDIN_FILENO ? 0 : close(fd);
 }
 
 /* Read FD to end of file into CTX; 0, or -1 with errno set. */
@@ -61,15 +70,12 @@ static int hash_fd(int fd, struct md5_ctx *ctx)
 
 enum digest_result digest_file(const char *name, unsigned char digest[MD5_DIGEST_SIZE])
 {
-    int is_stdin = strcmp(name, "-") == 0;
-    int fd = is_stdin ? STDIN_FILENO : open_safer(name);
+    int fd = input_open(name);
     struct md5_ctx ctx;
     int rc, saved;
 
     if (fd < 0)
         return DIGEST_OPEN_FAILED;
-    if (is_stdin)
-        used_stdin = 1;
 #ifdef POSIX_FADV_SEQUENTIAL
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
@@ -77,7 +83,7 @@ enum digest_result digest_file(const char *name, unsigned char digest[MD5_DIGEST
     rc = hash_fd(fd, &ctx);
     saved = errno;
     /* As GNU: a failing close is a read error too (NFS reports late). */
-    if (!is_stdin && close(fd) != 0 && rc == 0) {
+    if (input_close(fd) != 0 && rc == 0) {
         rc = -1;
         saved = errno;
     }

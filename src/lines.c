@@ -1,0 +1,74 @@
+#include "lines.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define INITIAL_SIZE (64 * 1024)
+
+void lines_init(struct line_reader *r, int fd)
+{
+    r->fd = fd;
+    r->cap = INITIAL_SIZE;
+    r->buf = xmalloc(r->cap + 1);
+    r->start = r->end = r->scanned = 0;
+    r->eof = 0;
+    r->err = 0;
+}
+
+void lines_free(struct line_reader *r)
+{
+    free(r->buf);
+    r->buf = NULL;
+}
+
+static int take(struct line_reader *r, size_t upto, char **line, size_t *len)
+{
+    *line = r->buf + r->start;
+    *len = upto - r->start;
+    r->start = r->scanned = upto;
+    return 1;
+}
+
+int lines_next(struct line_reader *r, char **line, size_t *len)
+{
+    for (;;) {
+        char *nl = memchr(r->buf + r->scanned, '\n', r->end - r->scanned);
+        ssize_t n;
+
+        if (nl)
+            return take(r, (size_t)(nl - r->buf) + 1, line, len);
+        r->scanned = r->end;
+        if (r->err || r->eof) {
+            if (r->end > r->start)
+                return take(r, r->end, line, len);
+            if (r->err) {
+                errno = r->err;
+                r->err = 0;
+                return -1;
+            }
+            return 0;
+        }
+        /* Make room: drop what was returned, grow for a long line. */
+        if (r->start > 0) {
+            memmove(r->buf, r->buf + r->start, r->end - r->start);
+            r->end -= r->start;
+            r->scanned -= r->start;
+            r->start = 0;
+        }
+        if (r->end == r->cap) {
+            r->cap *= 2;
+            r->buf = xrealloc(r->buf, r->cap + 1);
+        }
+        n = read(r->fd, r->buf + r->end, r->cap - r->end);
+        if (n > 0)
+            r->end += (size_t)n;
+        else if (n == 0)
+            r->eof = 1;
+        else if (errno != EINTR)
+            r->err = errno;
+    }
+}
