@@ -22,7 +22,8 @@ ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS)
 
 CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o
 CLI_OBJ = $(B)/main.o $(B)/digest.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o
-TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o
+TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o \
+           $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
 
 # Integer widths matter in the core: warn on every implicit narrowing there.
@@ -49,6 +50,10 @@ $(B)/%.o: src/%.S
 $(B)/tests/%.o: tests/core/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/tests/%.o: tests/core/%.S
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
 
 check: $(B)/md5sum $(B)/md5test
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh

@@ -106,4 +106,7 @@ void backend_tests(const unsigned char *data, size_t len)
         test_contract(b->fn, b->name, data);
         test_against_portable(b, data, len);
     }
+#if MD5_AARCH64_BUILT
+    abi_tests_aarch64(data);
+#endif
 }
