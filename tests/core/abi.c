@@ -62,7 +62,7 @@ void abi_tests_aarch64(const unsigned char *data)
         wrong += memcmp(ref, s, sizeof s) != 0;
     }
     report(all == 0 && wrong == 0,
-           "aarch64 preserves x18-x29, d8-d15, sp and x30 (AAPCS64) for 0, 1, 2, 7 blocks");
+           "aarch64 keeps x18-x29, d8-d15, sp, x30 (AAPCS64) and matches portable: 0, 1, 2, 7 blocks");
 #else
     (void)data; /* nothing to probe on other targets */
 #endif
