@@ -14,8 +14,9 @@
  * half is added with "add x, x, pair, lsr #32".  Those 64-bit adds leave junk
  * in bits 32-63 of the destination, which is harmless because every other
  * consumer (logic ops, ror, the final stp) reads the low 32 bits only.
- * Per block: 4 ldp for the message, 16 for the constants, 496 ops for the
- * steps, 4 state adds and the loop control: 522 instructions.
+ * Per block: 4 ldp for the message, 16 for the constants, 8 ops per F and
+ * G step, 7 per H and I step (481 in all: step 64 has one more), 3 state
+ * adds and the loop control: 506 instructions.
  *
  * The body assembles only for little-endian AArch64; elsewhere (x86 hosts
  * build every backend file) the object is empty.
@@ -172,9 +173,11 @@ wu      .req w26
 .endm
 
 /* Round 3: f = b ^ c ^ d.  On entry wu must hold c ^ d: the first H step
- * (i = 33) computes it; after that, the previous step left its f in wu, and
- * f ^ (its d) is exactly this step's c ^ d.  Its d is this step's a, so the
- * eor comes before a is overwritten.  Chain: eor, add, ror, add. */
+ * (i = 33) computes it; after that, the previous step left its f = b^c^d in
+ * wu, and f ^ (its d) is exactly this step's c ^ d.  Its d is this step's a,
+ * so that eor comes before a is overwritten.  With three-operand ops this
+ * costs the same as a fresh c ^ d (the saving is a mov on two-operand ISAs);
+ * it stays off the chain.  Chain: eor, add, ror, add. */
 .macro H a, b, c, d, k, s, i
 .if \i == 33
         eor     wu, w\c, w\d
