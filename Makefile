@@ -25,6 +25,8 @@ CLI_OBJ = $(B)/main.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/digest.o \
           $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
+# The AArch64 ABI probe: no-ops on other targets.
+TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
@@ -50,6 +52,10 @@ $(B)/%.o: src/%.S
 $(B)/tests/%.o: tests/core/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/tests/%.o: tests/core/%.S
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
 
 check: $(B)/md5sum $(B)/md5test
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh

@@ -31,4 +31,8 @@ int tests_failed(void);
 /* Tests of the block functions against each other (backends.c). */
 void backend_tests(const unsigned char *data, size_t len);
 
+/* AAPCS64 register checks of the AArch64 block function (abi.c); a no-op on
+ * other targets. */
+void abi_tests_aarch64(const unsigned char *data);
+
 #endif
