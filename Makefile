@@ -5,6 +5,7 @@
 #   make IMPL=portable      force the portable C core on every target
 #   make B=DIR CC=...       build out of tree (cross builds use this)
 #   make install / uninstall  (PREFIX, BINDIR, MANDIR, DESTDIR)
+#   make bench              performance figures (scripts/bench.sh; not a test)
 
 CFLAGS ?= -O2
 PREFIX ?= /usr/local
@@ -31,7 +32,7 @@ TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
 
-.PHONY: all check clean install uninstall lint-man
+.PHONY: all check bench clean install uninstall lint-man
 all: $(B)/md5sum
 
 $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
@@ -59,6 +60,10 @@ $(B)/tests/%.o: tests/core/%.S
 
 check: $(B)/md5sum $(B)/md5test
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh
+
+# A measurement, not a test: it builds its own binaries into $(B)/bench.
+bench:
+	B=$(B) CFLAGS="$(CFLAGS)" scripts/bench.sh $(BENCH)
 
 lint-man:
 	mandoc -Tlint -W warning man/md5sum.1

@@ -9,7 +9,7 @@
 # Cores:  (a) src/compress/md5_aarch64.S
 #         (b) src/compress/md5_portable.c, $GCC -O2
 #         (c) src/compress/md5_portable.c, $CLANG -O2 --target=aarch64-linux-gnu
-#         (d) scripts/bench/md5_textbook.c (plain RFC 1321), $GCC -O2
+#         (d) scripts/bench/md5_rfc1321.c (plain RFC 1321), $GCC -O2
 # Environment: TOOLS (directory of mca.sh and icount.sh; default
 # /work/shared/tools), GCC (aarch64-linux-gnu-gcc), CLANG (clang-19),
 # CPUS ("neoverse-n1 neoverse-v1 cortex-a72"), QEMU, MCA, OBJDUMP (passed on).
@@ -38,7 +38,7 @@ cores=(
     "(a) assembly|$GCC -c|src/compress/md5_aarch64.S|md5_compress_aarch64"
     "(b) portable C, gcc -O2|$GCC -O2 -std=c99 -c|src/compress/md5_portable.c|md5_compress_portable"
     "(c) portable C, clang -O2|$CLANG --target=aarch64-linux-gnu -O2 -std=c99 -c|src/compress/md5_portable.c|md5_compress_portable"
-    "(d) textbook C, gcc -O2|$GCC -O2 -std=c99 -c|scripts/bench/md5_textbook.c|md5_textbook"
+    "(d) textbook C, gcc -O2|$GCC -O2 -std=c99 -c|scripts/bench/md5_rfc1321.c|md5_compress_rfc1321"
 )
 
 # blocks per iteration = 1 for every core here: each loops once per block
