@@ -223,5 +223,6 @@ int main(int argc, char **argv)
     test_alignment();
     test_guard_page();
     backend_tests(pattern, BIG_LEN);
+    mb_tests(random_msg, RANDOM_LEN);
     return tests_failed() ? 1 : 0;
 }

@@ -31,4 +31,7 @@ int tests_failed(void);
 /* Tests of the block functions against each other (backends.c). */
 void backend_tests(const unsigned char *data, size_t len);
 
+/* Tests of the multi-buffer lane kernels against the core (mb_tests.c). */
+void mb_tests(const unsigned char *data, size_t len);
+
 #endif
