@@ -31,7 +31,7 @@ HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
 
-.PHONY: all check clean install uninstall lint-man
+.PHONY: all check clean install uninstall lint-man bench-mb
 all: $(B)/md5sum
 
 $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
@@ -52,6 +52,17 @@ $(B)/%.o: src/%.S
 $(B)/tests/%.o: tests/core/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(ALL_CFLAGS) -c -o $@ $<
+
+# A measurement of the lane kernels, never part of check.
+$(B)/mb_bench: $(B)/bench/mb_bench.o $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/bench/mb_bench.o $(CORE_OBJ) $(LDLIBS)
+
+$(B)/bench/%.o: scripts/bench/%.c $(HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+bench-mb: $(B)/mb_bench
+	B=$(B) scripts/bench-mb.sh
 
 check: $(B)/md5sum $(B)/md5test
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh
