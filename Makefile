@@ -23,7 +23,7 @@ ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS)
 CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $(MB_OBJ)
 # Multi-buffer lane kernels: all built on every target (see src/compress/mb.h).
 MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_avx2.o \
-	$(B)/compress/mb_neon.o
+	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
 CLI_OBJ = $(B)/main.o $(B)/digest.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)

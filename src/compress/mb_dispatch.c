@@ -18,15 +18,19 @@
 
 const unsigned char md5_mb_zero_block[64];
 
-/* min_busy: below it the scalar core hashes faster than the kernel does with
- * its other lanes idle (scripts/bench-mb.sh; docs/MULTIBUFFER.md). */
+/* min_busy: the fewest busy lanes at which the kernel beats the scalar core
+ * by at least 10% (room for the scheduler's own work).  x86 figures measured
+ * on Zen 4 with scripts/bench-mb.sh, NEON modelled for Neoverse N1 with
+ * llvm-mca; see docs/MULTIBUFFER.md. */
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
 #if MB_X86
-static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 9, md5_mb_avx2x16};
-static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 3, md5_mb_avx2x8};
+static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
+static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
+static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
+static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 2, md5_mb_avx2x8};
 #endif
 #if MB_NEON
-static const struct md5_mb_kernel k_neonx16 = {"neonx16", "neon", 16, 9, md5_mb_neonx16};
+static const struct md5_mb_kernel k_neonx16 = {"neonx16", "neon", 16, 5, md5_mb_neonx16};
 static const struct md5_mb_kernel k_neonx8 = {"neonx8", "neon", 8, 3, md5_mb_neonx8};
 #endif
 
@@ -40,7 +44,8 @@ static uint64_t xgetbv0(void)
 }
 
 /* AVX2 needs the CPU flag and the OS saving YMM state (XCR0 bits 1-2);
- * AVX-512 also needs opmask and ZMM state (XCR0 bits 5-7). */
+ * AVX-512F and VL also need opmask and ZMM state (XCR0 bits 5-7), even for
+ * ymm registers: EVEX code uses ymm16-31 and the upper state. */
 static void probe_x86(int *avx2, int *avx512)
 {
     unsigned a, b, c, d;
@@ -53,8 +58,7 @@ static void probe_x86(int *avx2, int *avx512)
     if ((xcr0 & 0x6) != 0x6 || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
         return;
     *avx2 = (b & bit_AVX2) != 0;
-    *avx512 = *avx2 && (b & bit_AVX512F) && (b & bit_AVX512VL) && (b & bit_AVX512BW) &&
-              (xcr0 & 0xe6) == 0xe6;
+    *avx512 = *avx2 && (b & bit_AVX512F) && (b & bit_AVX512VL) && (xcr0 & 0xe6) == 0xe6;
 }
 #endif
 
@@ -72,7 +76,10 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         int avx2, avx512;
 
         probe_x86(&avx2, &avx512);
-        (void)avx512;
+        if (avx512) {
+            list[n++] = &k_avx512x32;
+            list[n++] = &k_avx512x16;
+        }
         if (avx2) {
             list[n++] = &k_avx2x16;
             list[n++] = &k_avx2x8;
