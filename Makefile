@@ -21,10 +21,13 @@ endif
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 $(IMPL_CPPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS)
 
-CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o
+CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $(MB_OBJ)
+# Multi-buffer lane kernels: all built on every target (see src/compress/mb.h).
+MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_avx2.o \
+	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
 CLI_OBJ = $(B)/main.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/digest.o \
           $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o
-TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o
+TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
@@ -32,7 +35,7 @@ TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
 
-.PHONY: all check bench clean install uninstall lint-man
+.PHONY: all check bench bench-mb clean install uninstall lint-man
 all: $(B)/md5sum
 
 $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
@@ -57,6 +60,17 @@ $(B)/tests/%.o: tests/core/%.c $(HDR)
 $(B)/tests/%.o: tests/core/%.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
+
+# A measurement of the lane kernels, never part of check.
+$(B)/mb_bench: $(B)/bench/mb_bench.o $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/bench/mb_bench.o $(CORE_OBJ) $(LDLIBS)
+
+$(B)/bench/%.o: scripts/bench/%.c $(HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+bench-mb: $(B)/mb_bench
+	B=$(B) scripts/bench-mb.sh
 
 check: $(B)/md5sum $(B)/md5test
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh

@@ -35,4 +35,7 @@ void backend_tests(const unsigned char *data, size_t len);
  * other targets. */
 void abi_tests_aarch64(const unsigned char *data);
 
+/* Tests of the multi-buffer lane kernels against the core (mb_tests.c). */
+void mb_tests(const unsigned char *data, size_t len);
+
 #endif

@@ -1,0 +1,135 @@
+/* mb_bench: aggregate cycles per byte of each lane kernel this CPU runs, by
+ * number of messages in flight.  A measurement, not a test.
+ *
+ *   mb_bench [SAMPLES]      (default 300)
+ *
+ * Each sample is one kernel call over BLOCKS blocks in each busy lane (the
+ * other lanes idle), timed with clock_gettime; we print the minimum and the
+ * median over the samples, because the machine is shared and noise only adds
+ * time.  Perf counters are not available, so the core clock is measured the
+ * same way: a chain of dependent adds runs at one add per cycle on every
+ * out-of-order core we target.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../src/compress/mb.h"
+
+#define BLOCKS 128 /* 8 KiB per lane per call: 256 KiB for 32 lanes, in L2 */
+#define CHAIN 20000000UL
+
+#if defined(__GNUC__) || defined(__clang__)
+# define PIN(x) __asm__ volatile("" : "+r"(x))
+#else
+# define PIN(x) ((void)0)
+#endif
+
+static double now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Nanoseconds per cycle: 8 dependent adds per iteration; PIN keeps the
+ * compiler from folding them, and the loop counter runs alongside. */
+static double ns_per_cycle(int runs)
+{
+    double best = 1e30;
+    int r;
+
+    for (r = 0; r < runs; r++) {
+        unsigned long i;
+        uint64_t x = (uint64_t)r;
+        double t0 = now_ns(), t;
+
+        for (i = 0; i < CHAIN / 8; i++) {
+            x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x);
+            x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x);
+        }
+        t = (now_ns() - t0) / (double)(CHAIN / 8 * 8);
+        if (x == 0)
+            puts("");  /* keeps x alive */
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Seconds of SAMPLES calls of K with BUSY lanes busy: sorted into T. */
+static void time_kernel(const struct md5_mb_kernel *k, unsigned busy, unsigned char *const buf[],
+                        double *t, int samples)
+{
+    struct md5_mb_lanes l;
+    unsigned i;
+    int s;
+
+    memset(&l, 0, sizeof l);
+    for (s = -3; s < samples; s++) { /* three warm-up calls */
+        double t0;
+
+        for (i = 0; i < MD5_MB_MAX_LANES; i++)
+            l.in[i] = i < busy ? buf[i] : NULL;
+        t0 = now_ns();
+        k->run(&l, BLOCKS);
+        if (s >= 0)
+            t[s] = now_ns() - t0;
+    }
+    qsort(t, (size_t)samples, sizeof *t, cmp_double);
+}
+
+int main(int argc, char **argv)
+{
+    static const unsigned flights[] = {1, 2, 4, 8, 16, 32};
+    const struct md5_mb_kernel *const *k;
+    unsigned char *buf[MD5_MB_MAX_LANES];
+    int samples = argc > 1 ? atoi(argv[1]) : 300;
+    double *t, cyc_before, cyc_after;
+    unsigned i, f;
+
+    if (samples < 1) {
+        fprintf(stderr, "usage: mb_bench [SAMPLES]\n");
+        return 2;
+    }
+    t = malloc((size_t)samples * sizeof *t);
+    for (i = 0; i < MD5_MB_MAX_LANES; i++) {
+        size_t j;
+
+        if (posix_memalign((void **)&buf[i], 64, 64 * BLOCKS) != 0 || !t) {
+            perror("mb_bench");
+            return 2;
+        }
+        for (j = 0; j < 64 * BLOCKS; j++)
+            buf[i][j] = (unsigned char)(j * 131 + i * 7);
+    }
+    cyc_before = ns_per_cycle(30);
+    printf("# clock %.3f GHz (dependent adds, min of 30 runs); %d samples of %d KiB per message\n",
+           1 / cyc_before, samples, BLOCKS * 64 / 1024);
+    printf("%-10s %9s %9s %9s %10s\n", "kernel", "in-flight", "min c/B", "med c/B", "MB/s(min)");
+    for (k = md5_mb_kernels(); *k; k++)
+        for (f = 0; f < sizeof flights / sizeof flights[0]; f++) {
+            unsigned busy = flights[f];
+            double bytes = (double)busy * BLOCKS * 64;
+
+            /* The scalar kernel has one lane: more in flight only queue. */
+            if (busy > (*k)->lanes)
+                break;
+            time_kernel(*k, busy, buf, t, samples);
+            printf("%-10s %9u %9.3f %9.3f %10.0f\n", (*k)->name, busy, t[0] / cyc_before / bytes,
+                   t[samples / 2] / cyc_before / bytes, bytes / t[0] * 1e3);
+            fflush(stdout);
+        }
+    cyc_after = ns_per_cycle(30);
+    printf("# clock after: %.3f GHz\n", 1 / cyc_after);
+    return 0;
+}

@@ -1,0 +1,68 @@
+/* Multi-buffer MD5: lane kernels that advance many independent messages at
+ * once, one message per 32-bit SIMD lane.
+ *
+ * A kernel only runs the block loop, like md5_compress: each busy lane absorbs
+ * the same number of whole 64-byte blocks from its own pointer.  Padding and
+ * the tail of each message stay with the caller: copy the lane's state into
+ * a struct md5_ctx whose length is the bytes absorbed, then md5_update the
+ * tail and md5_final.  A scheduler keeps a struct md5_mb_lanes,
+ * puts a message in a free lane, calls the kernel for as many blocks as the
+ * shortest busy lane has left, and retires or refills lanes between calls.
+ */
+#ifndef MD5_MB_H
+#define MD5_MB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The widest kernel's lane count; every struct md5_mb_lanes has this many. */
+#define MD5_MB_MAX_LANES 32
+
+/* The lanes of one kernel, structure-of-arrays: word W of lanes 8j..8j+7 is
+ * one 32-byte vector load from state[W] + 8j. */
+struct md5_mb_lanes {
+    uint32_t state[4][MD5_MB_MAX_LANES];       /* A, B, C, D of each lane */
+    const unsigned char *in[MD5_MB_MAX_LANES]; /* next block; NULL = idle lane */
+};
+
+/* For each lane L < LANES with in[L] != NULL: absorb NBLOCKS 64-byte blocks
+ * from in[L] (any alignment, no byte read outside them) into state[0..3][L]
+ * exactly as md5_compress would, and advance in[L] by 64 * NBLOCKS.  Idle
+ * lanes and lanes >= LANES are left untouched.  NBLOCKS may be 0. */
+typedef void md5_mb_fn(struct md5_mb_lanes *l, size_t nblocks);
+
+struct md5_mb_kernel {
+    const char *name;      /* e.g. "avx2x16": instruction set x lanes */
+    const char *isa;       /* "avx2", "avx512", "neon" or "scalar" */
+    unsigned lanes;        /* lanes 0 .. lanes-1 are used */
+    unsigned min_busy;     /* with fewer busy lanes the scalar core is faster */
+    md5_mb_fn *run;
+};
+
+/* Every kernel this CPU and OS can run, NULL-terminated, fastest first when
+ * all their lanes are busy.  The last one is always "scalar" (one lane, the
+ * md5_compress core).  Probes the CPU on the first call, which should come
+ * before any second thread does. */
+const struct md5_mb_kernel *const *md5_mb_kernels(void);
+
+/* The fastest kernel for BUSY messages in flight: the narrowest kernel of the
+ * best instruction set that still has a lane for each, or the scalar kernel
+ * when BUSY is below that kernel's min_busy.  BUSY above the widest kernel's
+ * lane count gets the widest. */
+const struct md5_mb_kernel *md5_mb_pick(unsigned busy);
+
+/* Copy one lane's state in or out of the structure-of-arrays form. */
+void md5_mb_set_lane(struct md5_mb_lanes *l, unsigned lane, const uint32_t state[4]);
+void md5_mb_get_lane(const struct md5_mb_lanes *l, unsigned lane, uint32_t state[4]);
+
+/* The kernels, each built on every target; a kernel whose instruction set the
+ * compiler cannot target has an empty body and is never listed. */
+void md5_mb_scalar(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks);
+
+#endif

@@ -1,0 +1,125 @@
+/* Which lane kernels this CPU can run, and which one to use for a given
+ * number of messages in flight.  The only file that probes the CPU. */
+#include "mb_impl.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+# include <cpuid.h>
+# define MB_X86 1
+#else
+# define MB_X86 0
+#endif
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+# define MB_NEON 1
+#else
+# define MB_NEON 0
+#endif
+
+const unsigned char md5_mb_zero_block[64];
+
+/* min_busy: the fewest busy lanes at which the kernel beats the scalar core
+ * by at least 10% (room for the scheduler's own work).  x86 figures measured
+ * on Zen 4 with scripts/bench-mb.sh, NEON modelled for Neoverse N1 with
+ * llvm-mca; see docs/MULTIBUFFER.md. */
+static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
+#if MB_X86
+static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
+static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
+static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
+static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 2, md5_mb_avx2x8};
+#endif
+#if MB_NEON
+static const struct md5_mb_kernel k_neonx16 = {"neonx16", "neon", 16, 5, md5_mb_neonx16};
+static const struct md5_mb_kernel k_neonx8 = {"neonx8", "neon", 8, 3, md5_mb_neonx8};
+#endif
+
+#if MB_X86
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* AVX2 needs the CPU flag and the OS saving YMM state (XCR0 bits 1-2);
+ * AVX-512F and VL also need opmask and ZMM state (XCR0 bits 5-7), even for
+ * ymm registers: EVEX code uses ymm16-31 and the upper state. */
+static void probe_x86(int *avx2, int *avx512)
+{
+    unsigned a, b, c, d;
+    uint64_t xcr0;
+
+    *avx2 = *avx512 = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX))
+        return;
+    xcr0 = xgetbv0();
+    if ((xcr0 & 0x6) != 0x6 || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return;
+    *avx2 = (b & bit_AVX2) != 0;
+    *avx512 = *avx2 && (b & bit_AVX512F) && (b & bit_AVX512VL) && (xcr0 & 0xe6) == 0xe6;
+}
+#endif
+
+static const struct md5_mb_kernel *table[8];
+
+const struct md5_mb_kernel *const *md5_mb_kernels(void)
+{
+    const struct md5_mb_kernel *list[8];
+    size_t n = 0;
+
+    if (table[0])
+        return table;
+#if MB_X86
+    {
+        int avx2, avx512;
+
+        probe_x86(&avx2, &avx512);
+        if (avx512) {
+            list[n++] = &k_avx512x32;
+            list[n++] = &k_avx512x16;
+        }
+        if (avx2) {
+            list[n++] = &k_avx2x16;
+            list[n++] = &k_avx2x8;
+        }
+    }
+#endif
+#if MB_NEON
+    list[n++] = &k_neonx16;
+    list[n++] = &k_neonx8;
+#endif
+    list[n++] = &k_scalar;
+    /* table[0] last: it is the "already probed" flag. */
+    while (n-- > 0)
+        table[n] = list[n];
+    return table;
+}
+
+const struct md5_mb_kernel *md5_mb_pick(unsigned busy)
+{
+    const struct md5_mb_kernel *const *k = md5_mb_kernels();
+    const struct md5_mb_kernel *best = k[0];
+
+    for (; *k; k++)
+        if (strcmp((*k)->isa, best->isa) == 0 && (*k)->lanes >= busy)
+            best = *k;
+    return busy < best->min_busy ? &k_scalar : best;
+}
+
+void md5_mb_set_lane(struct md5_mb_lanes *l, unsigned lane, const uint32_t state[4])
+{
+    int w;
+
+    for (w = 0; w < 4; w++)
+        l->state[w][lane] = state[w];
+}
+
+void md5_mb_get_lane(const struct md5_mb_lanes *l, unsigned lane, uint32_t state[4])
+{
+    int w;
+
+    for (w = 0; w < 4; w++)
+        state[w] = l->state[w][lane];
+}
