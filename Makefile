@@ -26,8 +26,9 @@ CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $
 MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_avx2.o \
 	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
 CLI_OBJ = $(B)/main.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/digest.o \
-          $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o
-TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o
+          $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o $(B)/batch.o $(B)/engine.o
+TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
+           $(B)/tests/batch_tests.o $(B)/batch.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o

@@ -9,6 +9,7 @@
 
 #include "checkline.h"
 #include "digest.h"
+#include "engine.h"
 #include "format.h"
 #include "lines.h"
 #include "output.h"
@@ -61,27 +62,41 @@ static void list_diag(int errnum, const char *label, const char *suffix)
     free(q);
 }
 
-static void verify(const struct check_line *e, const struct check_opts *o, struct counts *c)
-{
-    unsigned char digest[MD5_DIGEST_SIZE];
-    enum digest_result r = digest_file(e->name, digest);
+/* One list being verified: what the engine's results are counted against. */
+struct list_run {
+    const char *label;              /* the list's name in messages */
+    const struct check_opts *o;
+    struct counts c;
+};
 
-    if (r != DIGEST_OK) {
-        int err = errno;
-        if (r == DIGEST_OPEN_FAILED && o->ignore_missing && err == ENOENT)
+/* One entry's result, in list order; a mark is a deferred -w warning. */
+static void check_emit(const struct result *r, void *arg)
+{
+    struct list_run *run = arg;
+    const struct check_opts *o = run->o;
+    struct counts *c = &run->c;
+
+    if (r->name == NULL) {
+        uintmax_t lineno;
+        char *q = quote_name(run->label);
+        memcpy(&lineno, r->tag, sizeof lineno);
+        diag(0, "%s: %ju: improperly formatted MD5 checksum line", q, lineno);
+        free(q);
+    } else if (r->status != DIGEST_OK) {
+        if (r->status == DIGEST_OPEN_FAILED && o->ignore_missing && r->err == ENOENT)
             return;
-        list_diag(err, e->name, "");
+        list_diag(r->err, r->name, "");
         c->unreadable++;
         if (!o->status_only)
-            status_line(e->name, "FAILED open or read");
-    } else if (hex_matches(e->hex, digest)) {
+            status_line(r->name, "FAILED open or read");
+    } else if (hex_matches(r->tag, r->digest)) {
         c->matched = 1;
         if (!o->status_only && !o->quiet)
-            status_line(e->name, "OK");
+            status_line(r->name, "OK");
     } else {
         c->mismatched++;
         if (!o->status_only)
-            status_line(e->name, "FAILED");
+            status_line(r->name, "FAILED");
     }
 }
 
@@ -113,17 +128,21 @@ int check_list(const char *name, const struct check_opts *o)
 {
     int is_stdin = strcmp(name, "-") == 0;
     const char *label = is_stdin ? "standard input" : name;
-    struct counts c = {0, 0, 0, 0, 0};
+    struct list_run run = {NULL, NULL, {0, 0, 0, 0, 0}};
+    struct counts *c = &run.c;
     struct line_reader r;
     uintmax_t lineno = 0;
     char *line;
     size_t len;
-    int fd = input_open(name), rc, read_err;
+    int fd = input_open(name, 0), rc, read_err;
 
     if (fd < 0) {
         list_diag(errno, label, "");
         return 0;
     }
+    run.label = label;
+    run.o = o;
+    engine_start(check_emit, &run);
     lines_init(&r, fd);
     while ((rc = lines_next(&r, &line, &len)) > 0) {
         struct check_line e;
@@ -139,19 +158,17 @@ int check_list(const char *name, const struct check_opts *o)
             continue;
         /* A list read from stdin cannot name stdin. */
         if (!parse_check_line(line, len, &e, &layout) || (is_stdin && strcmp(e.name, "-") == 0)) {
-            c.misformatted++;
-            if (o->warn) {
-                char *q = quote_name(label);
-                diag(0, "%s: %ju: improperly formatted MD5 checksum line", q, lineno);
-                free(q);
-            }
+            c->misformatted++;
+            if (o->warn)
+                engine_mark(&lineno, sizeof lineno);
             continue;
         }
-        c.well_formed = 1;
-        verify(&e, o, &c);
+        c->well_formed = 1;
+        engine_submit(e.name, e.hex, 2 * MD5_DIGEST_SIZE);
     }
     read_err = rc < 0;
     lines_free(&r);
+    engine_finish();
     if (read_err) {
         input_close(fd);
         list_diag(0, label, ": read error");
@@ -161,7 +178,7 @@ int check_list(const char *name, const struct check_opts *o)
         list_diag(errno, label, "");
         return 0;
     }
-    summary(label, o, &c);
-    return c.well_formed && c.matched && !c.mismatched && !c.unreadable &&
-           !(o->strict && c.misformatted);
+    summary(label, o, c);
+    return c->well_formed && c->matched && !c->mismatched && !c->unreadable &&
+           !(o->strict && c->misformatted);
 }

@@ -9,20 +9,18 @@ static int is_blank(char c)
     return c == ' ' || c == '\t';
 }
 
-static int is_hex(char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* Exactly 32 hex digits, then the end of the string. */
+/* Exactly 32 hex digits (either case), then the end of the string.  One
+ * branch-free test per digit: hex digits come in random order. */
 static int valid_hex(const char *h)
 {
-    int i;
+    int i, bad = 0;
 
-    for (i = 0; i < HEX_LEN; i++)
-        if (!is_hex(h[i]))
-            return 0;
-    return h[HEX_LEN] == '\0';
+    for (i = 0; i < HEX_LEN; i++) {
+        unsigned c = (unsigned char)h[i];
+        unsigned lower = c | 0x20;
+        bad |= (c - '0' > 9) & (lower - 'a' > 5);
+    }
+    return !bad && h[HEX_LEN] == '\0';
 }
 
 int unescape_name(char *s, size_t len)

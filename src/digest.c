@@ -18,7 +18,7 @@ int digest_used_stdin(void)
     return used_stdin;
 }
 
-int input_open(const char *name)
+int input_open(const char *name, int nonblock)
 {
     int fd, moved, saved;
 
@@ -28,7 +28,7 @@ int input_open(const char *name)
     }
     /* Like gnulib's open_safer: never hand out fd 0, 1 or 2, so a file opened
      * while those are closed cannot later pass for stdin or stdout. */
-    fd = open(name, O_RDONLY);
+    fd = open(name, O_RDONLY | (nonblock ? O_NONBLOCK : 0));
     if (fd < 0 || fd > STDERR_FILENO)
         return fd;
     moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
@@ -43,9 +43,29 @@ int input_close(int fd)
     return fd == STDIN_FILENO ? 0 : close(fd);
 }
 
-/* Read FD to end of file into CTX; 0, or -1 with errno set. */
-static int hash_fd(int fd, struct md5_ctx *ctx)
+ssize_t read_full(int fd, void *buf, size_t n)
 {
+    unsigned char *p = buf;
+    size_t got = 0;
+
+    while (got < n) {
+        ssize_t r = read(fd, p + got, n - got);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+int hash_rest(int fd, struct md5_ctx *ctx)
+{
+    int advised = 0;
+
     if (!buffer) {
         void *p;
         int err = posix_memalign(&p, 4096, READ_SIZE);
@@ -64,33 +84,12 @@ static int hash_fd(int fd, struct md5_ctx *ctx)
                 continue;
             return -1;
         }
+        /* A file that fills the buffer is long: ask for aggressive readahead
+         * (pipes refuse, harmlessly). */
+        if (!advised && (size_t)n == READ_SIZE) {
+            posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+            advised = 1;
+        }
         md5_update(ctx, buffer, (size_t)n);
     }
-}
-
-enum digest_result digest_file(const char *name, unsigned char digest[MD5_DIGEST_SIZE])
-{
-    int fd = input_open(name);
-    struct md5_ctx ctx;
-    int rc, saved;
-
-    if (fd < 0)
-        return DIGEST_OPEN_FAILED;
-#ifdef POSIX_FADV_SEQUENTIAL
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
-    md5_init(&ctx);
-    rc = hash_fd(fd, &ctx);
-    saved = errno;
-    /* As GNU: a failing close is a read error too (NFS reports late). */
-    if (input_close(fd) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc != 0) {
-        errno = saved;
-        return DIGEST_READ_FAILED;
-    }
-    md5_final(&ctx, digest);
-    return DIGEST_OK;
 }

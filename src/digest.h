@@ -1,7 +1,10 @@
-/* Reading a file or standard input and hashing it.  All input goes through
- * one large aligned buffer, allocated once and reused for every file. */
+/* Opening and reading inputs.  Streams are hashed through one large aligned
+ * buffer, allocated once and reused for every file. */
 #ifndef MD5SUM_DIGEST_H
 #define MD5SUM_DIGEST_H
+
+#include <stddef.h>
+#include <sys/types.h>
 
 #include "md5.h"
 
@@ -12,17 +15,22 @@ enum digest_result {
 };
 
 /* Open NAME for reading; "-" is standard input.  Returns the descriptor, or
- * -1 with errno set.  Never returns 1 or 2, nor 0 for a named file. */
-int input_open(const char *name);
+ * -1 with errno set.  Never returns 1 or 2, nor 0 for a named file.  With
+ * NONBLOCK, opening a FIFO does not wait for a writer (O_NONBLOCK). */
+int input_open(const char *name, int nonblock);
 
 /* Close a descriptor from input_open; standard input stays open until exit.
  * Returns 0, or -1 with errno set. */
 int input_close(int fd);
 
-/* Hash the file NAME, or standard input when NAME is "-", into DIGEST. */
-enum digest_result digest_file(const char *name, unsigned char digest[MD5_DIGEST_SIZE]);
-
-/* True once standard input has been read (it must then be closed at exit). */
+/* True once standard input has been opened (it must then be closed at exit). */
 int digest_used_stdin(void);
+
+/* Read up to N bytes into BUF, across short reads and EINTR, stopping early
+ * only at end of file.  Returns the bytes read, or -1 with errno set. */
+ssize_t read_full(int fd, void *buf, size_t n);
+
+/* Absorb the rest of FD, to end of file, into CTX.  0, or -1 with errno set. */
+int hash_rest(int fd, struct md5_ctx *ctx);
 
 #endif

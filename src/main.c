@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "digest.h"
+#include "engine.h"
 #include "format.h"
 #include "md5.h"
 #include "output.h"
@@ -112,24 +113,30 @@ static void usage_error(const char *msg)
     try_help_and_exit();
 }
 
-static int hash_operand(const char *name, const struct line_style *style)
-{
-    unsigned char digest[MD5_DIGEST_SIZE];
+struct hash_run {
+    struct line_style style;
+    int ok;
+};
 
-    if (digest_file(name, digest) != DIGEST_OK) {
-        int err = errno;
-        char *q = quote_name(name);
-        diag(err, "%s", q);
+/* One operand's result, in operand order: its line, or GNU's diagnostic. */
+static void hash_emit(const struct result *r, void *arg)
+{
+    struct hash_run *run = arg;
+
+    if (r->status != DIGEST_OK) {
+        char *q = quote_name(r->name);
+        diag(r->err, "%s", q);
         free(q);
-        return 0;
+        run->ok = 0;
+        return;
     }
-    print_digest_line(name, digest, style);
-    return 1;
+    print_digest_line(r->name, r->digest, &run->style);
 }
 
 int main(int argc, char **argv)
 {
-    struct line_style style = {0, 0, '\n'};
+    struct hash_run run = {{0, 0, '\n'}, 1};
+    struct line_style *style = &run.style;
     struct check_opts copts = {0, 0, 0, 0, 0};
     int binary = -1, tag = 0, check = 0, ok = 1, opt;
 
@@ -143,7 +150,7 @@ int main(int argc, char **argv)
         case 'b': binary = 1; break;
         case 't': binary = 0; break;
         case 'c': check = 1; break;
-        case 'z': style.eol = '\0'; break;
+        case 'z': style->eol = '\0'; break;
         case OPT_TAG: tag = 1; binary = 1; break;
         /* --status, --warn and --quiet: the last one wins. */
         case OPT_STATUS: copts.status_only = 1; copts.warn = 0; copts.quiet = 0; break;
@@ -160,7 +167,7 @@ int main(int argc, char **argv)
     /* GNU 9.1's checks, in its order. */
     if (tag && binary == 0)
         usage_error("--tag does not support --text mode");
-    if (style.eol != '\n' && check)
+    if (style->eol != '\n' && check)
         usage_error("the --zero option is not supported when verifying checksums");
     if (tag && check)
         usage_error("the --tag option is meaningless when verifying checksums");
@@ -177,16 +184,24 @@ int main(int argc, char **argv)
     if (copts.strict && !check)
         usage_error("the --strict option is meaningful only when verifying checksums");
 
-    style.tag = tag;
-    style.binary = binary == 1;
-    if (style.eol == '\0')
+    style->tag = tag;
+    style->binary = binary == 1;
+    if (style->eol == '\0')
         out_records_nul();
 
-    if (optind == argc) {
-        ok = check ? check_list("-", &copts) : hash_operand("-", &style);
-    } else {
+    if (check) {
+        if (optind == argc)
+            ok = check_list("-", &copts);
         for (; optind < argc; optind++)
-            ok &= check ? check_list(argv[optind], &copts) : hash_operand(argv[optind], &style);
+            ok &= check_list(argv[optind], &copts);
+    } else {
+        engine_start(hash_emit, &run);
+        if (optind == argc)
+            engine_submit("-", NULL, 0);
+        for (; optind < argc; optind++)
+            engine_submit(argv[optind], NULL, 0);
+        engine_finish();
+        ok = run.ok;
     }
 
     if (digest_used_stdin() && close(STDIN_FILENO) != 0) {

@@ -49,26 +49,33 @@ static void store_le32(unsigned char *p, uint32_t v)
     p[3] = (unsigned char)(v >> 24);
 }
 
-void md5_final(struct md5_ctx *ctx, unsigned char digest[MD5_DIGEST_SIZE])
+size_t md5_pad(unsigned char *p, uint64_t len)
 {
-    uint64_t bits = ctx->length << 3;
-    size_t used = (size_t)(ctx->length % MD5_BLOCK_SIZE);
+    uint64_t bits = len << 3;
+    size_t used = (size_t)(len % MD5_BLOCK_SIZE);
+    size_t zeros = (used < 56 ? 55 : 119) - used;
+
+    p[0] = 0x80;
+    memset(p + 1, 0, zeros);
+    store_le32(p + 1 + zeros, (uint32_t)bits);
+    store_le32(p + 5 + zeros, (uint32_t)(bits >> 32));
+    return zeros + 9;
+}
+
+void md5_state_digest(const uint32_t state[4], unsigned char digest[MD5_DIGEST_SIZE])
+{
     int i;
 
-    /* 0x80, zeros up to 56 mod 64, then the 64-bit bit count, little-endian. */
-    ctx->block[used++] = 0x80;
-    if (used > MD5_BLOCK_SIZE - 8) {
-        memset(ctx->block + used, 0, MD5_BLOCK_SIZE - used);
-        md5_compress(ctx->state, ctx->block, 1);
-        used = 0;
-    }
-    memset(ctx->block + used, 0, MD5_BLOCK_SIZE - 8 - used);
-    store_le32(ctx->block + 56, (uint32_t)bits);
-    store_le32(ctx->block + 60, (uint32_t)(bits >> 32));
-    md5_compress(ctx->state, ctx->block, 1);
-
     for (i = 0; i < 4; i++)
-        store_le32(digest + 4 * i, ctx->state[i]);
+        store_le32(digest + 4 * i, state[i]);
+}
+
+void md5_final(struct md5_ctx *ctx, unsigned char digest[MD5_DIGEST_SIZE])
+{
+    unsigned char pad[MD5_PAD_MAX];
+
+    md5_update(ctx, pad, md5_pad(pad, ctx->length));
+    md5_state_digest(ctx->state, digest);
 }
 
 const char *md5_core_name(void)

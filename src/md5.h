@@ -8,6 +8,7 @@
 
 #define MD5_BLOCK_SIZE 64
 #define MD5_DIGEST_SIZE 16
+#define MD5_PAD_MAX 72       /* the longest padding: 0x80, 63 zeros, 8 length bytes */
 
 struct md5_ctx {
     uint32_t state[4];
@@ -26,6 +27,14 @@ void md5_update(struct md5_ctx *ctx, const void *data, size_t len);
 /* Pad, absorb the bit length and write the 16-byte digest.  CTX must be
  * initialised again before reuse. */
 void md5_final(struct md5_ctx *ctx, unsigned char digest[MD5_DIGEST_SIZE]);
+
+/* Write at P the padding that follows a message of LEN bytes (0x80, zeros,
+ * the bit length): 9 to MD5_PAD_MAX bytes, returned.  The message and its
+ * padding make a whole number of blocks, whose final state gives the digest. */
+size_t md5_pad(unsigned char *p, uint64_t len);
+
+/* The digest for the final STATE of a padded message. */
+void md5_state_digest(const uint32_t state[4], unsigned char digest[MD5_DIGEST_SIZE]);
 
 /* The name of the block function in use, for --version and the tests. */
 const char *md5_core_name(void);

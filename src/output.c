@@ -7,15 +7,18 @@
 
 #include "util.h"
 
-/* The threshold mirrors glibc: the st_blksize of fd 1, so -z output reaches
- * a pipe in the same chunks as GNU's.  The buffer itself is larger, so a line
- * up to OUT_CAP bytes still goes out in one write. */
+/* Whole lines go out in writes of at most LINE_CHUNK bytes (PIPE_BUF on
+ * Linux), so they stay whole even on a pipe shared with other writers; a
+ * single longer line goes out in one write of its own.  With -z, records are
+ * flushed when THRESHOLD bytes are pending, the st_blksize of fd 1, as GNU's
+ * stdio does. */
 #define OUT_CAP (64 * 1024)
+#define LINE_CHUNK 4096
 
 static char buf[OUT_CAP];
 static size_t used;
 static size_t threshold;   /* 0 until the first write */
-static int nul_records;     /* -z: no line flushing */
+static int nul_records;     /* -z: records end with NUL, not newline */
 static int write_failed;   /* a write failed: ferror(stdout) in stdio terms */
 static int last_errno;
 
@@ -28,32 +31,60 @@ static void set_threshold(void)
         threshold = (size_t)st.st_blksize;
 }
 
-/* Write everything pending; on failure drop it, as glibc does, and remember. */
-static int flush_pending(void)
+/* Write the first N pending bytes; on failure they are dropped, as glibc
+ * drops a buffer it could not write, and the failure is remembered. */
+static int write_out(size_t n)
 {
     const char *p = buf;
-    size_t n = used;
+    size_t left = n;
+    int rc = 0;
 
-    used = 0;
-    while (n > 0) {
-        ssize_t w = write(STDOUT_FILENO, p, n);
+    while (left > 0) {
+        ssize_t w = write(STDOUT_FILENO, p, left);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
             write_failed = 1;
             last_errno = errno;
-            return -1;
+            rc = -1;
+            break;
         }
         p += w;
-        n -= (size_t)w;
+        left -= (size_t)w;
     }
-    return 0;
+    memmove(buf, buf + n, used - n);
+    used -= n;
+    return rc;
+}
+
+/* Length of the next chunk of whole lines: as many as fit in LINE_CHUNK
+ * bytes, or one longer line; 0 if no line is complete. */
+static size_t next_chunk(void)
+{
+    size_t limit = used < LINE_CHUNK ? used : LINE_CHUNK, i;
+    const char *nl;
+
+    for (i = limit; i > 0; i--)
+        if (buf[i - 1] == '\n')
+            return i;
+    nl = memchr(buf, '\n', used);
+    return nl ? (size_t)(nl - buf) + 1 : 0;
+}
+
+void out_push_lines(void)
+{
+    size_t n;
+
+    if (nul_records)
+        return;
+    while ((n = next_chunk()) > 0)
+        write_out(n);
 }
 
 void out_flush(void)
 {
     if (used > 0)
-        flush_pending();
+        write_out(used);
 }
 
 void out_records_nul(void)
@@ -68,17 +99,20 @@ void out_write(const void *p, size_t n)
     if (threshold == 0)
         set_threshold();
     while (n > 0) {
-        size_t room = OUT_CAP - used, k = n < room ? n : room;
-        const char *nl = nul_records ? NULL : memchr(s, '\n', k);
+        size_t k = OUT_CAP - used < n ? OUT_CAP - used : n;
 
-        if (nl)   /* everything up to and including the newline */
-            k = (size_t)(nl - s) + 1;
         memcpy(buf + used, s, k);
         used += k;
         s += k;
         n -= k;
-        if (nl || used == OUT_CAP || (nul_records && used >= threshold))
-            flush_pending();
+        if (nul_records) {
+            if (used >= threshold)
+                write_out(used);
+        } else if (used >= LINE_CHUNK) {
+            out_push_lines();
+            if (used == OUT_CAP)   /* one line longer than the buffer */
+                write_out(used);
+        }
     }
 }
 
@@ -94,9 +128,14 @@ void out_str(const char *s)
 
 int out_close(void)
 {
-    int pending = used > 0, close_failed = 0, err = 0;
+    int pending, close_failed = 0, err = 0;
 
-    if (pending && flush_pending() != 0) {
+    /* GNU writes each line as it is made, so for it a failure to write a line
+     * is an earlier write error, not one of the final flush.  Only -z records
+     * are still pending in GNU's buffer at exit. */
+    out_push_lines();
+    pending = used > 0;
+    if (pending && write_out(used) != 0) {
         close_failed = 1;
         err = last_errno;
     }

@@ -1,17 +1,19 @@
-/* Standard output with GNU md5sum's buffering and write-error semantics.
+/* Standard output with GNU md5sum's write-error semantics.
  *
- * In line mode every completed line is written at once, in one write(2) when
- * it fits the buffer, so lines from processes sharing a pipe or an O_APPEND
- * file never interleave inside a line.  Without newlines (-z) records collect
- * until the buffer is full, as GNU's line-buffered stdio does.  A failed write
- * does not stop the program: it is reported once, by out_close. */
+ * Output is made of whole lines: they are written in chunks of whole lines,
+ * at most 4096 bytes each (a longer line alone), so lines from processes
+ * sharing a pipe or an O_APPEND file never interleave inside a line.  Lines
+ * go out when 4096 bytes are pending, when out_push_lines is called (the
+ * engine does so after each batch and before any read that may block), before
+ * a diagnostic, and at exit.  With -z, records collect until st_blksize bytes
+ * are pending, as with GNU's stdio.  A failed write does not stop the
+ * program: it is reported once, by out_close, in GNU's words. */
 #ifndef MD5SUM_OUTPUT_H
 #define MD5SUM_OUTPUT_H
 
 #include <stddef.h>
 
-/* Select -z behaviour: records end with NUL, so output is flushed only when
- * the buffer fills, before a diagnostic, and at exit. */
+/* Select -z behaviour: records end with NUL and are not pushed as lines. */
 void out_records_nul(void);
 
 /* Append N bytes / one byte / a string to stdout. */
@@ -19,7 +21,11 @@ void out_write(const void *p, size_t n);
 void out_char(char c);
 void out_str(const char *s);
 
-/* Write out everything pending (before a diagnostic, and at exit). */
+/* Write out every complete line (nothing with -z). */
+void out_push_lines(void);
+
+/* Write out everything pending: before a diagnostic, so that stdout and
+ * stderr stay in order when they go to the same place. */
 void out_flush(void);
 
 /* The exit check GNU does with close_stdout: flush, close fd 1, and report

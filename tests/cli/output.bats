@@ -62,10 +62,38 @@ load '../helpers'
     assert_output 0
 }
 
-@test "each result is written as soon as it is ready (line buffered)" {
+@test "results so far are written before a read that may block (a FIFO)" {
+    # The writer of the FIFO waits until the line for f has reached the
+    # output file: if md5sum held it back while blocked on the FIFO, the
+    # writer would give up after 5 seconds.
+    printf abc > f; mkfifo fifo
+    ours 'md5sum f fifo > out' &
+    local pid=$! i=0
+    while ! grep -q '  f$' out 2>/dev/null; do
+        i=$((i + 1)); [ "$i" -lt 100 ] || break; sleep 0.05
+    done
+    printf xyz > fifo
+    wait "$pid"
+    [ "$i" -lt 100 ]
+    [ "$(wc -l < out)" -eq 2 ]
+}
+
+@test "writes to stdout hold whole lines, at most 4096 bytes unless one line is longer" {
     command -v strace >/dev/null || skip "strace is not installed"
     [ -z "${EXEC_WRAPPER:-}" ] || skip "strace of a qemu process shows qemu's calls"
-    printf abc > f
-    strace -f -e trace=write -o trace.txt "$MD5SUM" f f f > /dev/null
-    [ "$(grep -c '^[0-9]* *write(1, ' trace.txt)" -eq 3 ]
+    for i in $(seq 1 300); do printf '%s' "$i" > "file-with-a-longish-name-$i"; done
+    # A 6000-byte name that does not exist: its FAILED line is one long line.
+    { printf '%s  ' "$("$GNU_MD5SUM" < /dev/null | cut -c1-32)"; printf 'n%.0s' $(seq 1 6000); echo; } > list
+    "$GNU_MD5SUM" -- file-* >> list
+    strace -e trace=write -e signal=none -s 70000 -o trace.txt "$MD5SUM" -c list > /dev/null 2>&1 || true
+    # Each write(1, "...", N): the data ends with a newline; N <= 4096 or it
+    # is a single line.
+    run awk -F', ' '/^write\(1, / {
+            n = $NF; sub(/\).*/, "", n); data = $0
+            if (data !~ /\\n", [0-9]+\) = /) bad++
+            else if (n + 0 > 4096 && gsub(/\\n/, "", data) > 1) bad++
+            writes++ }
+        END { print writes + 0, bad + 0 }' trace.txt
+    assert_output --regexp '^[0-9]+ 0$'
+    [ "${output% *}" -ge 3 ]
 }

@@ -1,0 +1,247 @@
+/* The many-files engine: see engine.h for the contract.
+ *
+ * Pending jobs live in one arena (names, tags and file contents), addressed
+ * by offsets because the arena grows.  When the batch is big enough, the
+ * arena would pass its budget, or an input must be streamed, the pending
+ * files are hashed together (batch.c) and every pending result is emitted.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "output.h"
+#include "util.h"
+
+/* Files up to SMALL_MAX bytes are batched; at most ENGINE_BUDGET bytes of
+ * names, tags and contents are held, and MAX_JOBS jobs.  A batch is hashed
+ * once it holds BATCH_BYTES of contents (enough for 32 lanes of 256 KiB
+ * files) or BATCH_JOBS files (small files: the batch stays in L2 cache).
+ * Figures chosen by measurement (docs/PERFORMANCE.md). */
+#define SMALL_MAX ((size_t)2 << 20)
+#define ENGINE_BUDGET ((size_t)64 << 20)
+#define BATCH_BYTES ((size_t)8 << 20)
+#define BATCH_JOBS 128
+#define MAX_JOBS 1024
+
+enum job_state { JOB_DONE, JOB_BATCHED };
+
+struct job {
+    enum job_state state;
+    size_t name, tag, tag_len, data, data_len;   /* arena offsets and lengths */
+    int is_mark;
+    struct result r;                              /* status, err, digest */
+};
+
+static engine_emit *emit_fn;
+static void *emit_arg;
+static struct job jobs[MAX_JOBS];
+static size_t n_jobs;
+static unsigned char *arena;
+static size_t arena_used, arena_cap, batched_bytes, batched_jobs;
+
+void engine_start(engine_emit *emit, void *arg)
+{
+    emit_fn = emit;
+    emit_arg = arg;
+    n_jobs = arena_used = batched_bytes = batched_jobs = 0;
+}
+
+/* Room for N more bytes, 64-byte aligned so lanes load whole lines; the
+ * arena grows past its budget only for one job larger than the budget. */
+static size_t arena_take(size_t n)
+{
+    size_t at = (arena_used + 63) & ~(size_t)63;
+
+    if (!arena || at + n > arena_cap) {
+        size_t cap = arena_cap ? arena_cap : (size_t)1 << 20;
+        while (cap < at + n)
+            cap *= 2;
+        arena = xrealloc(arena, cap);
+        arena_cap = cap;
+    }
+    arena_used = at + n;
+    return at;
+}
+
+static void emit(struct job *j)
+{
+    j->r.name = j->is_mark ? NULL : (const char *)arena + j->name;
+    j->r.tag = arena + j->tag;
+    emit_fn(&j->r, emit_arg);
+}
+
+/* Hash the batched files, emit every pending result, start afresh. */
+static void drain(void)
+{
+    static struct message msgs[MAX_JOBS];
+    size_t i, n = 0;
+
+    for (i = 0; i < n_jobs; i++)
+        if (jobs[i].state == JOB_BATCHED) {
+            msgs[n].data = arena + jobs[i].data;
+            msgs[n].len = jobs[i].data_len;
+            n++;
+        }
+    hash_messages(msgs, n);
+    for (i = 0, n = 0; i < n_jobs; i++) {
+        if (jobs[i].state == JOB_BATCHED)
+            memcpy(jobs[i].r.digest, msgs[n++].digest, MD5_DIGEST_SIZE);
+        emit(&jobs[i]);
+    }
+    n_jobs = arena_used = batched_bytes = batched_jobs = 0;
+    out_push_lines();
+}
+
+/* A new job with copies of NAME and TAG, after making room for EXTRA more
+ * bytes of contents within the budget. */
+static struct job *new_job(const char *name, const void *tag, size_t tag_len, size_t extra)
+{
+    size_t name_len = name ? strlen(name) + 1 : 0;
+    struct job *j;
+
+    if (n_jobs == MAX_JOBS || arena_used + name_len + tag_len + extra + 192 > ENGINE_BUDGET)
+        drain();
+    j = &jobs[n_jobs++];
+    memset(j, 0, sizeof *j);
+    j->is_mark = name == NULL;
+    j->tag_len = tag_len;
+    j->tag = arena_take(tag_len);
+    if (tag_len > 0)
+        memcpy(arena + j->tag, tag, tag_len);
+    if (name) {
+        j->name = arena_take(name_len);
+        memcpy(arena + j->name, name, name_len);
+    }
+    return j;
+}
+
+static void fail(struct job *j, enum digest_result status, int err)
+{
+    j->state = JOB_DONE;
+    j->r.status = status;
+    j->r.err = err;
+}
+
+/* Hash the rest of FD into CTX and finish job J. */
+static void stream(struct job *j, int fd, struct md5_ctx *ctx)
+{
+    if (hash_rest(fd, ctx) != 0) {
+        fail(j, DIGEST_READ_FAILED, errno);
+        return;
+    }
+    j->state = JOB_DONE;
+    md5_final(ctx, j->r.digest);
+}
+
+/* Errors of open(2) that come from the path alone, the same with or
+ * without O_NONBLOCK. */
+static int path_error(int err)
+{
+    return err == ENOENT || err == ENOTDIR || err == EACCES || err == ENAMETOOLONG ||
+           err == ELOOP;
+}
+
+/* Open NAME; *SMALL says whether it is a regular file of at most SMALL_MAX
+ * bytes (then *SIZE is its size).  Results still pending are emitted before
+ * any open or read that may block: opening a FIFO waits for a writer, so with
+ * results pending the open is first tried without blocking. */
+static int open_input(const char *name, int *small, size_t *size)
+{
+    struct stat st;
+    int fd, regular;
+
+    if (n_jobs > 0 && strcmp(name, "-") != 0) {
+        fd = input_open(name, 1);
+        if (fd < 0 && path_error(errno))
+            return fd;
+        regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        if (!regular) {
+            if (fd >= 0)
+                close(fd);
+            drain();
+            fd = input_open(name, 0);
+        }
+    } else {
+        fd = input_open(name, 0);
+        /* Standard input is always streamed. */
+        regular = fd > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    *small = regular && (size_t)st.st_size <= SMALL_MAX;
+    *size = *small ? (size_t)st.st_size : 0;
+    return fd;
+}
+
+void engine_submit(const char *name, const void *tag, size_t tag_len)
+{
+    int small;
+    size_t size;
+    int fd = open_input(name, &small, &size);
+    struct job *j;
+    struct md5_ctx ctx;
+
+    md5_init(&ctx);
+    if (fd < 0) {
+        int err = errno;
+        j = new_job(name, tag, tag_len, 0);
+        fail(j, DIGEST_OPEN_FAILED, err);
+    } else if (small) {
+        /* Ask for one byte more than the size: a file that grew since
+         * fstat is then finished by reading on, like any stream. */
+        size_t want = size + 1;
+        ssize_t got;
+
+        j = new_job(name, tag, tag_len, size + MD5_PAD_MAX + 64);
+        j->data = arena_take(size + MD5_PAD_MAX);   /* room for the padding */
+        /* A read that returns the whole size has reached the end of a
+         * regular file: no second read to see end of file (a file appended
+         * to in between is a race GNU can lose the same way). */
+        do
+            got = read(fd, arena + j->data, want);
+        while (got < 0 && errno == EINTR);
+        if (got >= 0 && (size_t)got < size) {
+            ssize_t more = read_full(fd, arena + j->data + got, want - (size_t)got);
+            got = more < 0 ? more : got + more;
+        }
+        if (got < 0) {
+            fail(j, DIGEST_READ_FAILED, errno);
+        } else if ((size_t)got == want) {
+            md5_update(&ctx, arena + j->data, want);
+            stream(j, fd, &ctx);
+        } else {
+            j->state = JOB_BATCHED;
+            j->data_len = (size_t)got;
+            batched_bytes += (size_t)got;
+            batched_jobs++;
+        }
+    } else {
+        /* Streamed, after everything before it is out. */
+        drain();
+        j = new_job(name, tag, tag_len, 0);
+        stream(j, fd, &ctx);
+    }
+    /* As GNU: a failing close is a read error too (NFS reports late). */
+    if (fd >= 0 && input_close(fd) != 0 && j->r.status == DIGEST_OK)
+        fail(j, DIGEST_READ_FAILED, errno);
+    if (j->state == JOB_DONE && n_jobs == 1)
+        drain();   /* nothing is waiting: emit now */
+    else if (batched_bytes >= BATCH_BYTES || batched_jobs >= BATCH_JOBS)
+        drain();
+}
+
+void engine_mark(const void *tag, size_t tag_len)
+{
+    struct job *j = new_job(NULL, tag, tag_len, 0);
+
+    j->state = JOB_DONE;
+    if (n_jobs == 1)
+        drain();
+}
+
+void engine_finish(void)
+{
+    drain();
+}
