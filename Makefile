@@ -26,7 +26,8 @@ CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $
 MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_avx2.o \
 	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
 CLI_OBJ = $(B)/main.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/digest.o \
-          $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o $(B)/batch.o $(B)/engine.o
+          $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/util.o $(B)/batch.o $(B)/engine.o \
+          $(B)/mapped.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/batch_tests.o $(B)/batch.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
@@ -73,7 +74,7 @@ $(B)/bench/%.o: scripts/bench/%.c $(HDR)
 bench-mb: $(B)/mb_bench
 	B=$(B) scripts/bench-mb.sh
 
-check: $(B)/md5sum $(B)/md5test
+check: $(B)/md5sum $(B)/md5test $(B)/resize_preload.so
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh
 
 # A measurement, not a test: it builds its own binaries into $(B)/bench.
@@ -93,3 +94,7 @@ uninstall:
 
 clean:
 	rm -rf build build-*
+
+# A fault injector for tests/cli/resize.bats (native builds only).
+$(B)/resize_preload.so: tests/fault/resize_preload.c
+	$(CC) -shared -fPIC $(CFLAGS) -o $@ $< -ldl

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "mapped.h"
 #include "output.h"
 #include "util.h"
 
@@ -126,10 +127,11 @@ static void fail(struct job *j, enum digest_result status, int err)
     j->r.err = err;
 }
 
-/* Hash the rest of FD into CTX and finish job J. */
-static void stream(struct job *j, int fd, struct md5_ctx *ctx)
+/* Hash FD to its end into CTX and finish job J: through mmap for a regular
+ * file of SIZE bytes not read yet (SIZE >= 0), by read(2) otherwise. */
+static void stream(struct job *j, int fd, off_t size, struct md5_ctx *ctx)
 {
-    if (hash_rest(fd, ctx) != 0) {
+    if ((size >= 0 ? hash_mapped(fd, size, ctx) : hash_rest(fd, ctx)) != 0) {
         fail(j, DIGEST_READ_FAILED, errno);
         return;
     }
@@ -145,11 +147,11 @@ static int path_error(int err)
            err == ELOOP;
 }
 
-/* Open NAME; *SMALL says whether it is a regular file of at most SMALL_MAX
- * bytes (then *SIZE is its size).  Results still pending are emitted before
- * any open or read that may block: opening a FIFO waits for a writer, so with
- * results pending the open is first tried without blocking. */
-static int open_input(const char *name, int *small, size_t *size)
+/* Open NAME.  *SIZE is its size if it is a regular file, -1 otherwise.
+ * Results still pending are emitted before any open or read that may block:
+ * opening a FIFO waits for a writer, so with results pending the open is
+ * first tried without blocking. */
+static int open_input(const char *name, off_t *size)
 {
     struct stat st;
     int fd, regular;
@@ -167,19 +169,17 @@ static int open_input(const char *name, int *small, size_t *size)
         }
     } else {
         fd = input_open(name, 0);
-        /* Standard input is always streamed. */
+        /* Standard input is always read as a stream. */
         regular = fd > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     }
-    *small = regular && (size_t)st.st_size <= SMALL_MAX;
-    *size = *small ? (size_t)st.st_size : 0;
+    *size = regular ? st.st_size : -1;
     return fd;
 }
 
 void engine_submit(const char *name, const void *tag, size_t tag_len)
 {
-    int small;
-    size_t size;
-    int fd = open_input(name, &small, &size);
+    off_t size;
+    int fd = open_input(name, &size);
     struct job *j;
     struct md5_ctx ctx;
 
@@ -188,21 +188,21 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
         int err = errno;
         j = new_job(name, tag, tag_len, 0);
         fail(j, DIGEST_OPEN_FAILED, err);
-    } else if (small) {
+    } else if (size >= 0 && (size_t)size <= SMALL_MAX) {
         /* Ask for one byte more than the size: a file that grew since
          * fstat is then finished by reading on, like any stream. */
-        size_t want = size + 1;
+        size_t want = (size_t)size + 1;
         ssize_t got;
 
-        j = new_job(name, tag, tag_len, size + MD5_PAD_MAX + 64);
-        j->data = arena_take(size + MD5_PAD_MAX);   /* room for the padding */
+        j = new_job(name, tag, tag_len, want + MD5_PAD_MAX + 64);
+        j->data = arena_take(want + MD5_PAD_MAX);   /* room for the padding */
         /* A read that returns the whole size has reached the end of a
          * regular file: no second read to see end of file (a file appended
          * to in between is a race GNU can lose the same way). */
         do
             got = read(fd, arena + j->data, want);
         while (got < 0 && errno == EINTR);
-        if (got >= 0 && (size_t)got < size) {
+        if (got >= 0 && (size_t)got < (size_t)size) {
             ssize_t more = read_full(fd, arena + j->data + got, want - (size_t)got);
             got = more < 0 ? more : got + more;
         }
@@ -210,7 +210,7 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
             fail(j, DIGEST_READ_FAILED, errno);
         } else if ((size_t)got == want) {
             md5_update(&ctx, arena + j->data, want);
-            stream(j, fd, &ctx);
+            stream(j, fd, -1, &ctx);
         } else {
             j->state = JOB_BATCHED;
             j->data_len = (size_t)got;
@@ -221,7 +221,7 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
         /* Streamed, after everything before it is out. */
         drain();
         j = new_job(name, tag, tag_len, 0);
-        stream(j, fd, &ctx);
+        stream(j, fd, size, &ctx);
     }
     /* As GNU: a failing close is a read error too (NFS reports late). */
     if (fd >= 0 && input_close(fd) != 0 && j->r.status == DIGEST_OK)
