@@ -37,7 +37,7 @@ TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
 
-.PHONY: all check bench bench-mb clean install uninstall lint-man
+.PHONY: all check bench clean install uninstall lint-man
 all: $(B)/md5sum
 
 $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
@@ -70,9 +70,6 @@ $(B)/mb_bench: $(B)/bench/mb_bench.o $(CORE_OBJ)
 $(B)/bench/%.o: scripts/bench/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
-
-bench-mb: $(B)/mb_bench
-	B=$(B) scripts/bench-mb.sh
 
 check: $(B)/md5sum $(B)/md5test $(B)/resize_preload.so
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh

@@ -20,7 +20,7 @@ const unsigned char md5_mb_zero_block[64];
 
 /* min_busy: the fewest busy lanes at which the kernel beats the scalar core
  * by at least 10% (room for the scheduler's own work).  x86 figures measured
- * on Zen 4 with scripts/bench-mb.sh, NEON modelled for Neoverse N1 with
+ * on Zen 4 with make bench BENCH=lanes, NEON modelled for Neoverse N1 with
  * llvm-mca; see docs/MULTIBUFFER.md. */
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
 #if MB_X86
