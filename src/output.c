@@ -35,22 +35,11 @@ static void set_threshold(void)
  * drops a buffer it could not write, and the failure is remembered. */
 static int write_out(size_t n)
 {
-    const char *p = buf;
-    size_t left = n;
-    int rc = 0;
+    int rc = write_all(STDOUT_FILENO, buf, n);
 
-    while (left > 0) {
-        ssize_t w = write(STDOUT_FILENO, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            write_failed = 1;
-            last_errno = errno;
-            rc = -1;
-            break;
-        }
-        p += w;
-        left -= (size_t)w;
+    if (rc != 0) {
+        write_failed = 1;
+        last_errno = errno;
     }
     memmove(buf, buf + n, used - n);
     used -= n;

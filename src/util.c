@@ -23,21 +23,29 @@ int stderr_failed(void)
     return stderr_error;
 }
 
-/* One write(2) per message, so a diagnostic is never split by another
- * process's output; retried on EINTR and short writes. */
-static void write_stderr(const char *s, size_t n)
+int write_all(int fd, const void *p, size_t n)
 {
+    const char *s = p;
+
     while (n > 0) {
-        ssize_t w = write(STDERR_FILENO, s, n);
+        ssize_t w = write(fd, s, n);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            stderr_error = 1;
-            return;
+            return -1;
         }
         s += w;
         n -= (size_t)w;
     }
+    return 0;
+}
+
+/* One write(2) per message, so a diagnostic is never split by another
+ * process's output. */
+static void write_stderr(const char *s, size_t n)
+{
+    if (write_all(STDERR_FILENO, s, n) != 0)
+        stderr_error = 1;
 }
 
 static void vdiag(int errnum, const char *fmt, va_list ap)

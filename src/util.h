@@ -23,6 +23,10 @@ void try_help_and_exit(void);
 /* True once a write to stderr has failed (checked at exit, as GNU does). */
 int stderr_failed(void);
 
+/* Write all N bytes at P to FD, across short writes and EINTR.  Returns 0,
+ * or -1 with errno set. */
+int write_all(int fd, const void *p, size_t n);
+
 /* malloc/realloc that print "memory exhausted" and exit 1 on failure. */
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
