@@ -43,19 +43,36 @@ int input_close(int fd)
     return fd == STDIN_FILENO ? 0 : close(fd);
 }
 
+ssize_t read_some(int fd, void *buf, size_t n)
+{
+    for (;;) {
+        ssize_t r = read(fd, buf, n);
+        int flags;
+
+        if (r >= 0)
+            return r;
+        if (errno == EINTR)
+            continue;
+        /* Opened with O_NONBLOCK by the engine, and it would block: block.
+         * Standard input is the caller's and keeps its flags, as with GNU. */
+        if (errno == EAGAIN && fd != STDIN_FILENO && (flags = fcntl(fd, F_GETFL)) >= 0 &&
+            (flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+            continue;
+        return -1;
+    }
+}
+
 ssize_t read_full(int fd, void *buf, size_t n)
 {
     unsigned char *p = buf;
     size_t got = 0;
 
     while (got < n) {
-        ssize_t r = read(fd, p + got, n - got);
-        if (r == 0)
+        ssize_t r = read_some(fd, p + got, n - got);
+        if (r <= 0) {
+            if (r < 0)
+                return -1;
             break;
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
         }
         got += (size_t)r;
     }
@@ -76,14 +93,9 @@ int hash_rest(int fd, struct md5_ctx *ctx)
         buffer = p;
     }
     for (;;) {
-        ssize_t n = read(fd, buffer, READ_SIZE);
-        if (n == 0)
-            return 0;
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
+        ssize_t n = read_some(fd, buffer, READ_SIZE);
+        if (n <= 0)
+            return (int)n;
         /* A file that fills the buffer is long: ask for aggressive readahead
          * (pipes refuse, harmlessly). */
         if (!advised && (size_t)n == READ_SIZE) {

@@ -26,6 +26,11 @@ int input_close(int fd);
 /* True once standard input has been opened (it must then be closed at exit). */
 int digest_used_stdin(void);
 
+/* One read(2) of up to N bytes, retried on EINTR; a descriptor the engine
+ * opened with O_NONBLOCK that would block is made blocking and read again.
+ * Returns the bytes read (0 at end of file), or -1 with errno set. */
+ssize_t read_some(int fd, void *buf, size_t n);
+
 /* Read up to N bytes into BUF, across short reads and EINTR, stopping early
  * only at end of file.  Returns the bytes read, or -1 with errno set. */
 ssize_t read_full(int fd, void *buf, size_t n);

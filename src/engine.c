@@ -199,9 +199,7 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
         /* A read that returns the whole size has reached the end of a
          * regular file: no second read to see end of file (a file appended
          * to in between is a race GNU can lose the same way). */
-        do
-            got = read(fd, arena + j->data, want);
-        while (got < 0 && errno == EINTR);
+        got = read_some(fd, arena + j->data, want);
         if (got >= 0 && (size_t)got < (size_t)size) {
             ssize_t more = read_full(fd, arena + j->data + got, want - (size_t)got);
             got = more < 0 ? more : got + more;
