@@ -4,9 +4,11 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "compress/mb.h"
 #include "digest.h"
 #include "engine.h"
 #include "format.h"
@@ -94,16 +96,24 @@ static void help(void)
 
 static void version(void)
 {
-    static char text[512];
+    const struct md5_mb_kernel *const *k = md5_mb_kernels();
+    char lanes[256] = "";
+    static char text[1024];
 
+    /* The lane kernels this CPU runs, widest first (scalar is always last). */
+    for (; k[1]; k++) {
+        strncat(lanes, lanes[0] ? ", " : "", sizeof lanes - strlen(lanes) - 1);
+        strncat(lanes, (*k)->name, sizeof lanes - strlen(lanes) - 1);
+    }
     snprintf(text, sizeof text,
              "md5sum (md5sum-fast) " VERSION "\n"
              "MD5 core: %s\n"
+             "Many-file lane kernels: %s\n"
              "Compatible with GNU coreutils md5sum 9.1.\n"
              "Copyright (C) 2026 the md5sum-fast authors.  License: MIT.\n"
              "This is free software: you are free to change and redistribute it.\n"
              "There is NO WARRANTY, to the extent permitted by law.\n",
-             md5_core_name());
+             md5_core_name(), lanes[0] ? lanes : "none (the MD5 core alone)");
     print_and_exit(text);
 }
 
