@@ -119,6 +119,11 @@ bench:
 lint-man:
 	mandoc -Tlint -W warning man/md5sum.1
 
+# Static analysis: cppcheck and clang-tidy, suppressions with reasons in
+# scripts/lint/cppcheck.supp, .clang-tidy and scripts/lint.sh.
+lint:
+	scripts/lint.sh
+
 install: $(B)/md5sum
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 755 $(B)/md5sum $(DESTDIR)$(BINDIR)/md5sum

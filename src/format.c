@@ -31,7 +31,7 @@ size_t escape_name(char *dst, const char *name, size_t len)
 
         if (c == '\\' || c == '\n' || c == '\r') {
             *d++ = '\\';
-            c = c == '\n' ? 'n' : c == '\r' ? 'r' : '\\';
+            c = (char)(c == '\n' ? 'n' : c == '\r' ? 'r' : '\\');
         }
         *d++ = c;
     }

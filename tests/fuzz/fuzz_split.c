@@ -31,13 +31,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define REQUIRE(cond)                                                       \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "fuzz_split: %s:%d: %s\n", __FILE__, __LINE__, \
-                    #cond);                                                 \
-            abort();                                                        \
-        }                                                                   \
+/* What is being checked, for the report: "split", a block function or a
+ * lane kernel's name. */
+static const char *stage = "";
+
+#define REQUIRE(cond)                                                          \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "fuzz_split: %s: %s:%d: %s\n", stage, __FILE__, \
+                    __LINE__, #cond);                                          \
+            abort();                                                           \
+        }                                                                      \
     } while (0)
 
 typedef void compress_fn(uint32_t state[4], const unsigned char *p, size_t nblocks);
@@ -140,10 +144,10 @@ static void block_function(compress_fn *fn, const unsigned char *msg, size_t len
 
 /* One lane's current message. */
 struct lane {
-    int busy;
     unsigned char *block;          /* the allocation holding the copy */
     const unsigned char *msg;
     size_t len, left;              /* bytes; whole blocks not yet absorbed */
+    int busy;
     unsigned messages;             /* started so far (at most 2) */
     uint32_t kept[4];              /* the state an idle lane must keep */
 };
@@ -254,10 +258,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     len = size - 1 - c.n;
 
     md5_of(msg, len, want);
+    stage = "split";
     split_updates(msg, len, &c, want);
-    for (i = 0; i < sizeof block_functions / sizeof block_functions[0]; i++)
+    for (i = 0; i < sizeof block_functions / sizeof block_functions[0]; i++) {
+        stage = block_functions[i].name;
         block_function(block_functions[i].fn, msg, len, want);
-    for (k = md5_mb_kernels(); *k; k++)
+    }
+    for (k = md5_mb_kernels(); *k; k++) {
+        stage = (*k)->name;
         lane_kernel(*k, msg, len, &c);
+    }
     return 0;
 }
