@@ -112,6 +112,11 @@ fuzz:
 	MAKE="$(MAKE)" FUZZ_CC="$(FUZZ_CC)" FUZZ_SECONDS="$(FUZZ_SECONDS)" \
 		scripts/fuzz.sh $(FUZZ_TARGETS)
 
+# The CLI and conformance suites with every run of md5sum under valgrind
+# memcheck, full leak check (minutes; not part of check).
+check-valgrind: $(B)/md5sum
+	B=$(B) scripts/check-valgrind.sh
+
 # A measurement, not a test: it builds its own binaries into $(B)/bench.
 bench:
 	B=$(B) CFLAGS="$(CFLAGS)" scripts/bench.sh $(BENCH)

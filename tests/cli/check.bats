@@ -217,7 +217,7 @@ setup_files() {
     setup_files
     printf '%s  f\n' "$H_F" > l
     same 'md5sum -c l > /dev/full'
-    same 'md5sum -c l >&-'
+    under_valgrind || same 'md5sum -c l >&-'   # see under_valgrind
     same 'md5sum -c --status l > /dev/full'
 }
 

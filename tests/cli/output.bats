@@ -20,6 +20,7 @@ load '../helpers'
 }
 
 @test "closed stdout: write error: Bad file descriptor" {
+    ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
     printf abc > f
     same 'md5sum f >&-'
     same 'md5sum -z f >&-'
@@ -32,7 +33,7 @@ load '../helpers'
 @test "--help and --version to /dev/full or a closed stdout: write error" {
     same 'md5sum --help > /dev/full'
     same 'md5sum --version > /dev/full'
-    same 'md5sum --help >&-'
+    under_valgrind || same 'md5sum --help >&-'   # see under_valgrind
 }
 
 @test "stderr that cannot be written makes the status 1, as GNU" {
