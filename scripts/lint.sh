@@ -18,7 +18,7 @@ DEFS="-D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64"
 # Worker: lint.sh --tidy FILE, with TIDY_ARGS and TIDY_CFLAGS set.  Prints
 # the findings only (not clang's "N warnings generated").
 if [ "${1:-}" = --tidy ]; then
-    extra= checks=
+    extra='' checks=''
     case $2 in tests/core/*) extra=-D_DEFAULT_SOURCE ;; esac   # MAP_ANONYMOUS
     # Per-file exceptions of the static analyzer, each a false positive:
     case $2 in

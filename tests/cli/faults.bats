@@ -31,7 +31,7 @@ garbage() {
 # "missed", so a missed moment shows in the compared output.  No command
 # runs in the loop: it must see the position while the reader is mid-file.
 wait_for_pos() {
-    local pid=$1 file=$2 min=$3 fd= f k v i
+    local pid=$1 file=$2 min=$3 fd='' f k v i
     for ((i = 0; i < 2000000; i++)); do
         if [ -z "$fd" ]; then
             for f in /proc/"$pid"/fd/*; do
