@@ -6,12 +6,27 @@
 #   make B=DIR CC=...       build out of tree (cross builds use this)
 #   make install / uninstall  (PREFIX, BINDIR, MANDIR, DESTDIR)
 #   make bench              performance figures (scripts/bench.sh; not a test)
+#   make check SANITIZE=1   every test with ASan and UBSan (native build in build-san)
+#   make fuzz FUZZ_SECONDS=N  build the libFuzzer targets, run each N seconds
+#   make check-valgrind     the CLI tests with every md5sum run under valgrind
+#   make lint               cppcheck and clang-tidy (scripts/lint.sh)
 
 CFLAGS ?= -O2
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INSTALL ?= install
+# SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer in every C object
+# and link, in a tree of its own (make does not rebuild objects for new flags).
+# SANITIZE=fuzzer, set by scripts/fuzz.sh: the same plus libFuzzer coverage.
+SAN_COMMON = -fno-omit-frame-pointer -fno-sanitize-recover=all
+ifeq ($(SANITIZE),1)
+B ?= build-san
+SAN_FLAGS = -fsanitize=address,undefined $(SAN_COMMON)
+endif
+ifeq ($(SANITIZE),fuzzer)
+SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined $(SAN_COMMON)
+endif
 B ?= build
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
@@ -19,7 +34,7 @@ ifeq ($(IMPL),portable)
 IMPL_CPPFLAGS = -DMD5_PORTABLE_ONLY
 endif
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 $(IMPL_CPPFLAGS) $(CPPFLAGS)
-ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS)
+ALL_CFLAGS = -std=c99 $(WARN) $(SAN_FLAGS) $(CFLAGS)
 
 CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $(MB_OBJ)
 # Multi-buffer lane kernels: all built on every target (see src/compress/mb.h).
@@ -37,7 +52,7 @@ TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
 
-.PHONY: all check bench clean install uninstall lint-man
+.PHONY: all check bench clean install uninstall lint-man fuzz fuzz-build check-valgrind lint
 all: $(B)/md5sum
 
 $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
@@ -72,7 +87,34 @@ $(B)/bench/%.o: scripts/bench/%.c $(HDR)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 check: $(B)/md5sum $(B)/md5test $(B)/resize_preload.so
-	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) scripts/check.sh
+	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) SANITIZE=$(SANITIZE) scripts/check.sh
+
+# libFuzzer targets (tests/fuzz): everything but main.c, plus the textbook
+# block function as an independent oracle.  scripts/fuzz.sh builds them with
+# SANITIZE=fuzzer in build-fuzz and runs them.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = checkline escape quote split
+FUZZ_BIN = $(FUZZ_TARGETS:%=$(B)/fuzz/%)
+FUZZ_LIB = $(filter-out $(B)/main.o,$(CLI_OBJ)) $(CORE_OBJ) $(B)/bench/md5_rfc1321.o
+
+fuzz-build: $(FUZZ_BIN)
+
+$(FUZZ_BIN): $(B)/fuzz/%: $(B)/fuzz/fuzz_%.o $(FUZZ_LIB)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/fuzz/%.o: tests/fuzz/%.c $(HDR) scripts/bench/md5_rfc1321.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+fuzz:
+	MAKE="$(MAKE)" FUZZ_CC="$(FUZZ_CC)" FUZZ_SECONDS="$(FUZZ_SECONDS)" \
+		scripts/fuzz.sh $(FUZZ_TARGETS)
+
+# The CLI and conformance suites with every run of md5sum under valgrind
+# memcheck, full leak check (minutes; not part of check).
+check-valgrind: $(B)/md5sum
+	B=$(B) scripts/check-valgrind.sh
 
 # A measurement, not a test: it builds its own binaries into $(B)/bench.
 bench:
@@ -80,6 +122,11 @@ bench:
 
 lint-man:
 	mandoc -Tlint -W warning man/md5sum.1
+
+# Static analysis: cppcheck and clang-tidy, suppressions with reasons in
+# scripts/lint/cppcheck.supp, .clang-tidy and scripts/lint.sh.
+lint:
+	scripts/lint.sh
 
 install: $(B)/md5sum
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -4,12 +4,19 @@
 #   1. core tests (tests/core, C) of the build in $B
 #   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance)
 #   3. the same two layers for cross builds run under qemu-user, when the
-#      cross compiler and qemu are present or can be installed
+#      cross compiler and qemu are present or can be installed: aarch64 (the
+#      assembly core), s390x (big-endian) and i686 (32-bit), each built with
+#      -Werror
 # Environment: B (build dir), MAKE, IMPL, EXPECT_IMPL, REQUIRE_CROSS=1 (a cross
-# leg that cannot run is a failure instead of a skip; CI sets it).
+# leg that cannot run is a failure instead of a skip; CI sets it), LEGS (the
+# layers to run, default all: "build native aarch64 s390x i686"), SANITIZE=1 (the native
+# leg is the ASan+UBSan build in $B; build checks and cross legs stay plain:
+# they test warnings and targets, and sanitizer runtimes do not run under
+# qemu-user).
 set -u
 B=${B:-build}
 MAKE=${MAKE:-make}
+LEGS=${LEGS:-build native aarch64 s390x i686}
 cd "$(dirname "$0")/.." || exit 2
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
@@ -19,7 +26,13 @@ note() { echo "$*" | tee -a "$results"; }
 core_tests() { # BUILD_DIR WRAPPER
     if EXEC_WRAPPER=$2 scripts/gen-vectors.sh "$1/md5test" "$1/vectors" "$1/vectors.txt"; then
         # shellcheck disable=SC2086  # the wrapper is a command line
-        $2 "$1/md5test" check "$1/vectors" "$1/vectors.txt"
+        $2 "$1/md5test" check "$1/vectors" "$1/vectors.txt" > "$1/core.tap"
+        rc=$?
+        cat "$1/core.tap"
+        # A crash, or a sanitizer stopping the driver, ends it with no "not ok".
+        if [ "$rc" != 0 ] && ! grep -q '^not ok' "$1/core.tap"; then
+            echo "not ok - core tests: md5test ended with status $rc before reporting a failure"
+        fi
     else
         echo "not ok - core tests: reference digests could not be generated"
     fi
@@ -38,8 +51,9 @@ leg() { # NAME BUILD_DIR WRAPPER
     { core_tests "$2" "$3"; cli_tests "$2" "$3"; } 2>&1 | tee -a "$results"
 }
 
-# A cross leg: build out of tree with the cross compiler, run under qemu.
-cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE
+# A cross leg: build out of tree with the cross compiler (warnings are
+# errors), run under qemu.  QEMU-ARGS are added to qemu's command line.
+cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE [QEMU-ARGS]
     if ! command -v "$2" >/dev/null 2>&1 || ! command -v "$3" >/dev/null 2>&1; then
         if [ "${REQUIRE_CROSS:-0}" = 1 ]; then
             note "not ok - $1 leg not run: $2 or $3 is missing"
@@ -49,20 +63,52 @@ cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE
         return
     fi
     dir=build-$1
-    if ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B="$dir" CC="$2" ${IMPL:+IMPL=$IMPL} \
-            "$dir/md5sum" "$dir/md5test"; then
-        note "not ok - $1 cross build failed"
+    if ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B="$dir" CC="$2" CFLAGS="${CFLAGS:--O2} -Werror" \
+            ${IMPL:+IMPL=$IMPL} SANITIZE= "$dir/md5sum" "$dir/md5test"; then
+        note "not ok - $1 cross build with -Werror failed"
         return
     fi
-    EXPECT_IMPL=$5 leg "$1 (under $3)" "$dir" "$3 -L $4"
+    note "ok - $1 cross build with $2 -Werror"
+    EXPECT_IMPL=$5 leg "$1 (under $3)" "$dir" "$3 -L $4${6:+ $6}"
 }
 
-scripts/install-deps.sh cross || true
-echo "# ===== build, man page, install ====="
-scripts/check-build.sh 2>&1 | tee -a "$results"
-leg native "$B" ""
+# Locale files are in the target's byte order: qemu-user on a big-endian
+# target cannot use the host's C.UTF-8, and setlocale would fall back to C
+# (GNU's md5sum built for s390x would do the same).  Build a big-endian one
+# for the leg's programs alone (LOCPATH given through qemu -E).
+be_locale() { # DIR
+    mkdir -p "$1"
+    [ -f "$1/C.UTF-8/LC_CTYPE" ] ||
+        localedef --big-endian -i C -f UTF-8 "$1/C.UTF-8" >/dev/null 2>&1 ||
+        note "not ok - s390x: localedef --big-endian C.UTF-8 failed (package locales); UTF-8 tests will fail"
+}
+
+want() { case " $LEGS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if want aarch64 || want s390x || want i686; then
+    scripts/install-deps.sh cross || true
+else
+    scripts/install-deps.sh || true
+fi
+if want build; then
+    echo "# ===== build, man page, install ====="
+    scripts/check-build.sh 2>&1 | tee -a "$results"
+fi
+if want native; then
+    if [ "${SANITIZE:-}" = 1 ]; then
+        leg "native, ASan+UBSan" "$B" ""
+    else
+        leg native "$B" ""
+    fi
+fi
 if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
-cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core"
+want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core"
+if want s390x; then
+    be_locale "$PWD/build-s390x/locale"
+    cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable \
+        "-E LOCPATH=$PWD/build-s390x/locale"
+fi
+want i686 && cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable
 
 passed=$(grep -c '^ok' "$results")
 failed=$(grep -c '^not ok' "$results")

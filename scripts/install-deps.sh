@@ -17,7 +17,12 @@ want mandoc command -v mandoc
 if [ "${1:-}" = cross ]; then
     want gcc-aarch64-linux-gnu command -v aarch64-linux-gnu-gcc
     want libc6-dev-arm64-cross test -d /usr/aarch64-linux-gnu/include
+    want gcc-s390x-linux-gnu command -v s390x-linux-gnu-gcc
+    want libc6-dev-s390x-cross test -d /usr/s390x-linux-gnu/include
+    want gcc-i686-linux-gnu command -v i686-linux-gnu-gcc
+    want libc6-dev-i386-cross test -d /usr/i686-linux-gnu/include
     want qemu-user command -v qemu-aarch64
+    want locales test -f /usr/share/i18n/locales/C   # localedef's source for s390x's C.UTF-8
 fi
 [ -n "$need" ] || exit 0
 

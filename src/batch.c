@@ -89,9 +89,8 @@ void hash_messages(struct message *m, size_t n)
         }
     }
 
-    /* The scalar core finishes the lanes still busy and any message left. */
-    while (next < n)
-        start(&s, m, next++);   /* at most min_busy - 1 of them: lanes to spare */
+    /* The scalar core finishes the lanes still busy, then the messages not
+     * started (on a target without SIMD kernels, all of them). */
     while (s.busy > 0) {
         uint32_t st[4];
         i = s.busy - 1;
@@ -99,5 +98,10 @@ void hash_messages(struct message *m, size_t n)
         md5_compress(st, s.l.in[i], s.left[i]);
         md5_mb_set_lane(&s.l, i, st);
         retire(&s, i, m);
+    }
+    for (; next < n; next++) {
+        uint32_t st[4] = {md5_iv[0], md5_iv[1], md5_iv[2], md5_iv[3]};
+        md5_compress(st, m[next].data, m[next].len / MD5_BLOCK_SIZE);
+        md5_state_digest(st, m[next].digest);
     }
 }

@@ -9,18 +9,19 @@ static int is_blank(char c)
     return c == ' ' || c == '\t';
 }
 
-/* Exactly 32 hex digits (either case), then the end of the string.  One
- * branch-free test per digit: hex digits come in random order. */
+/* Exactly 32 hex digits (either case), then the end of the string.  The
+ * test per digit is branch-free (digits come in random order); the loop
+ * stops at the first non-digit, so it never reads past the string's end. */
 static int valid_hex(const char *h)
 {
-    int i, bad = 0;
+    int i;
 
     for (i = 0; i < HEX_LEN; i++) {
         unsigned c = (unsigned char)h[i];
-        unsigned lower = c | 0x20;
-        bad |= (c - '0' > 9) & (lower - 'a' > 5);
+        if ((c - '0' > 9) & ((c | 0x20) - 'a' > 5))
+            return 0;
     }
-    return !bad && h[HEX_LEN] == '\0';
+    return h[HEX_LEN] == '\0';
 }
 
 int unescape_name(char *s, size_t len)

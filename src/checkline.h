@@ -23,7 +23,9 @@ struct check_line {
 int parse_check_line(char *s, size_t len, struct check_line *out, enum layout *layout);
 
 /* Undo name escaping in place over the LEN bytes at S (\\ -> \, \n -> LF,
- * \r -> CR) and NUL-terminate.  Returns 0 if S is not validly escaped: a
+ * \r -> CR).  A result shorter than LEN is NUL-terminated here; one of LEN
+ * bytes (nothing was escaped) relies on the caller's S[LEN] being NUL, as in
+ * GNU's filename_unescape.  Returns 0 if S is not validly escaped: a
  * backslash before anything else or at the end, or a NUL byte. */
 int unescape_name(char *s, size_t len);
 

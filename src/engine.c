@@ -31,10 +31,10 @@
 enum job_state { JOB_DONE, JOB_BATCHED };
 
 struct job {
-    enum job_state state;
     size_t name, tag, tag_len, data, data_len;   /* arena offsets and lengths */
-    int is_mark;
     struct result r;                              /* status, err, digest */
+    enum job_state state;
+    int is_mark;
 };
 
 static engine_emit *emit_fn;
@@ -224,9 +224,9 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
     /* As GNU: a failing close is a read error too (NFS reports late). */
     if (fd >= 0 && input_close(fd) != 0 && j->r.status == DIGEST_OK)
         fail(j, DIGEST_READ_FAILED, errno);
-    if (j->state == JOB_DONE && n_jobs == 1)
-        drain();   /* nothing is waiting: emit now */
-    else if (batched_bytes >= BATCH_BYTES || batched_jobs >= BATCH_JOBS)
+    /* Emit now if nothing else is waiting, or if the batch is full. */
+    if ((j->state == JOB_DONE && n_jobs == 1) || batched_bytes >= BATCH_BYTES ||
+        batched_jobs >= BATCH_JOBS)
         drain();
 }
 

@@ -21,23 +21,40 @@ int name_has_escapable(const char *name)
     return name[strcspn(name, "\\\n\r")] != '\0';
 }
 
+size_t escape_name(char *dst, const char *name, size_t len)
+{
+    char *d = dst;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        char c = name[i];
+
+        if (c == '\\' || c == '\n' || c == '\r') {
+            *d++ = '\\';
+            c = (char)(c == '\n' ? 'n' : c == '\r' ? 'r' : '\\');
+        }
+        *d++ = c;
+    }
+    return (size_t)(d - dst);
+}
+
 void out_name(const char *name, int escape)
 {
-    const char *run = name;
+    char piece[2 * 256];
+    size_t len = strlen(name);
 
     if (!escape) {
-        out_str(name);
+        out_write(name, len);
         return;
     }
-    /* Copy runs of plain bytes in one go; escape the three special ones. */
-    for (;;) {
-        size_t n = strcspn(run, "\\\n\r");
-        out_write(run, n);
-        run += n;
-        if (*run == '\0')
-            return;
-        out_str(*run == '\\' ? "\\\\" : *run == '\n' ? "\\n" : "\\r");
-        run++;
+    /* In pieces: a name may be megabytes long.  The bytes reach the output
+     * buffer in the same order, so the line still leaves in one write. */
+    while (len > 0) {
+        size_t n = len < sizeof piece / 2 ? len : sizeof piece / 2;
+
+        out_write(piece, escape_name(piece, name, n));
+        name += n;
+        len -= n;
     }
 }
 

@@ -11,7 +11,13 @@ void format_hex(char hex[2 * MD5_DIGEST_SIZE + 1], const unsigned char digest[MD
  * starts the line with a backslash. */
 int name_has_escapable(const char *name);
 
-/* Write NAME with '\\' -> "\\\\", LF -> "\\n", CR -> "\\r" when ESCAPE, raw otherwise. */
+/* GNU's escaping of the LEN bytes at NAME into DST: '\\' -> "\\\\", LF -> "\\n",
+ * CR -> "\\r", every other byte (NUL included) as it is.  DST needs room for
+ * 2 * LEN bytes; no NUL is added.  Returns the bytes written.  Pure, so the
+ * round trip with unescape_name (checkline.h) can be tested in memory. */
+size_t escape_name(char *dst, const char *name, size_t len);
+
+/* Write NAME to stdout, escaped by escape_name when ESCAPE, raw otherwise. */
 void out_name(const char *name, int escape);
 
 struct line_style {

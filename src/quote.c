@@ -149,9 +149,10 @@ char *quote_name(const char *name)
     char *res, *out;
 
     scan(name, len, &needs_quotes, &dquotes);
-    /* Worst case: a quote then an unprintable byte (4 + 7 output bytes) for
-     * every 2 input bytes, plus the outer quotes. */
-    res = out = xmalloc(6 * len + 3);
+    /* Worst case: 6 bytes per input byte (a ' then an unprintable byte give
+     * 4 + 7 for 2), plus 1 when the first byte is unprintable ('$'\ooo is 7
+     * for 1), the outer quotes and the NUL. */
+    res = out = xmalloc(6 * len + 4);
     if (!needs_quotes || dquotes) {
         if (dquotes)
             *out++ = '"';

@@ -11,7 +11,7 @@ setup_files() {
     H_F=$("$GNU_MD5SUM" < f | cut -c1-32)
     H_G=$("$GNU_MD5SUM" < g | cut -c1-32)
     H_E=$("$GNU_MD5SUM" < e | cut -c1-32)
-    BAD=$("$GNU_MD5SUM" < /dev/null | tr 0-9a-f a-f0-9)   # a digest of nothing here
+    BAD=$("$GNU_MD5SUM" < /dev/null | cut -c1-32 | tr 0-9a-f a-f0-9)   # a digest of nothing here
 }
 
 @test "default, binary and tagged lines written by md5sum verify" {
@@ -217,7 +217,7 @@ setup_files() {
     setup_files
     printf '%s  f\n' "$H_F" > l
     same 'md5sum -c l > /dev/full'
-    same 'md5sum -c l >&-'
+    under_valgrind || same 'md5sum -c l >&-'   # see under_valgrind
     same 'md5sum -c --status l > /dev/full'
 }
 

@@ -57,6 +57,7 @@ load '../helpers'
 }
 
 @test "closed standard input: the read fails and so does closing it" {
+    ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
     printf abc > f
     same 'md5sum <&-'
     same 'md5sum - f <&-'
@@ -68,6 +69,7 @@ load '../helpers'
 }
 
 @test "files opened while stdin is closed do not become standard input" {
+    ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
     printf abc > f
     same 'md5sum f - <&-'
 }

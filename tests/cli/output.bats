@@ -20,6 +20,7 @@ load '../helpers'
 }
 
 @test "closed stdout: write error: Bad file descriptor" {
+    ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
     printf abc > f
     same 'md5sum f >&-'
     same 'md5sum -z f >&-'
@@ -32,7 +33,7 @@ load '../helpers'
 @test "--help and --version to /dev/full or a closed stdout: write error" {
     same 'md5sum --help > /dev/full'
     same 'md5sum --version > /dev/full'
-    same 'md5sum --help >&-'
+    under_valgrind || same 'md5sum --help >&-'   # see under_valgrind
 }
 
 @test "stderr that cannot be written makes the status 1, as GNU" {
@@ -85,7 +86,9 @@ load '../helpers'
     # A 6000-byte name that does not exist: its FAILED line is one long line.
     { printf '%s  ' "$("$GNU_MD5SUM" < /dev/null | cut -c1-32)"; printf 'n%.0s' $(seq 1 6000); echo; } > list
     "$GNU_MD5SUM" -- file-* >> list
-    strace -e trace=write -e signal=none -s 70000 -o trace.txt "$MD5SUM" -c list > /dev/null 2>&1 || true
+    # LeakSanitizer cannot run under ptrace: off here in a SANITIZE=1 build.
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+        strace -e trace=write -e signal=none -s 70000 -o trace.txt "$MD5SUM" -c list > /dev/null 2>&1 || true
     # Each write(1, "...", N): the data ends with a newline; N <= 4096 or it
     # is a single line.
     run awk -F', ' '/^write\(1, / {
