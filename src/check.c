@@ -25,20 +25,14 @@ struct counts {
     int matched;       /* at least one entry verified OK */
 };
 
+/* Do the 32 hex digits HEX (checked already, either case) spell DIGEST? */
 static int hex_matches(const char *hex, const unsigned char digest[MD5_DIGEST_SIZE])
 {
-    char want[2 * MD5_DIGEST_SIZE + 1];
-    int i;
+    int i, diff = 0;
 
-    format_hex(want, digest);
-    for (i = 0; i < 2 * MD5_DIGEST_SIZE; i++) {
-        char c = hex[i];
-        if (c >= 'A' && c <= 'F')
-            c = (char)(c - 'A' + 'a');
-        if (c != want[i])
-            return 0;
-    }
-    return 1;
+    for (i = 0; i < MD5_DIGEST_SIZE; i++)
+        diff |= (hex_value(hex[2 * i]) << 4 | hex_value(hex[2 * i + 1])) ^ digest[i];
+    return diff == 0;
 }
 
 /* "NAME: RESULT".  9.1 escapes a name here only when it holds a newline. */

@@ -4,23 +4,32 @@
 
 #define HEX_LEN 32
 
+int hex_value(char c)
+{
+    /* One load, no branch: hex digits come in random order. */
+    static const signed char value[256] = {
+        ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
+        ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13,
+        ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13,
+        ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    };
+    return value[(unsigned char)c] - 1;
+}
+
 static int is_blank(char c)
 {
     return c == ' ' || c == '\t';
 }
 
-/* Exactly 32 hex digits (either case), then the end of the string.  The
- * test per digit is branch-free (digits come in random order); the loop
+/* Exactly 32 hex digits (either case), then the end of the string.  It
  * stops at the first non-digit, so it never reads past the string's end. */
 static int valid_hex(const char *h)
 {
     int i;
 
-    for (i = 0; i < HEX_LEN; i++) {
-        unsigned c = (unsigned char)h[i];
-        if ((c - '0' > 9) & ((c | 0x20) - 'a' > 5))
+    for (i = 0; i < HEX_LEN; i++)
+        if (hex_value(h[i]) < 0)
             return 0;
-    }
     return h[HEX_LEN] == '\0';
 }
 
