@@ -128,7 +128,7 @@ int check_list(const char *name, const struct check_opts *o)
     uintmax_t lineno = 0;
     char *line;
     size_t len;
-    int fd = input_open(name, 0), rc, read_err;
+    int fd = input_open(name), rc, read_err;
 
     if (fd < 0) {
         list_diag(errno, label, "");

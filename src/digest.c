@@ -18,7 +18,7 @@ int digest_used_stdin(void)
     return used_stdin;
 }
 
-int input_open(const char *name, int nonblock)
+int input_open(const char *name)
 {
     int fd, moved, saved;
 
@@ -28,7 +28,7 @@ int input_open(const char *name, int nonblock)
     }
     /* Like gnulib's open_safer: never hand out fd 0, 1 or 2, so a file opened
      * while those are closed cannot later pass for stdin or stdout. */
-    fd = open(name, O_RDONLY | (nonblock ? O_NONBLOCK : 0));
+    fd = open(name, O_RDONLY);
     if (fd < 0 || fd > STDERR_FILENO)
         return fd;
     moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
@@ -45,21 +45,12 @@ int input_close(int fd)
 
 ssize_t read_some(int fd, void *buf, size_t n)
 {
-    for (;;) {
-        ssize_t r = read(fd, buf, n);
-        int flags;
+    ssize_t r;
 
-        if (r >= 0)
-            return r;
-        if (errno == EINTR)
-            continue;
-        /* Opened with O_NONBLOCK by the engine, and it would block: block.
-         * Standard input is the caller's and keeps its flags, as with GNU. */
-        if (errno == EAGAIN && fd != STDIN_FILENO && (flags = fcntl(fd, F_GETFL)) >= 0 &&
-            (flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
-            continue;
-        return -1;
-    }
+    do
+        r = read(fd, buf, n);
+    while (r < 0 && errno == EINTR);
+    return r;
 }
 
 ssize_t read_full(int fd, void *buf, size_t n)

@@ -15,9 +15,8 @@ enum digest_result {
 };
 
 /* Open NAME for reading; "-" is standard input.  Returns the descriptor, or
- * -1 with errno set.  Never returns 1 or 2, nor 0 for a named file.  With
- * NONBLOCK, opening a FIFO does not wait for a writer (O_NONBLOCK). */
-int input_open(const char *name, int nonblock);
+ * -1 with errno set.  Never returns 1 or 2, nor 0 for a named file. */
+int input_open(const char *name);
 
 /* Close a descriptor from input_open; standard input stays open until exit.
  * Returns 0, or -1 with errno set. */
@@ -26,9 +25,8 @@ int input_close(int fd);
 /* True once standard input has been opened (it must then be closed at exit). */
 int digest_used_stdin(void);
 
-/* One read(2) of up to N bytes, retried on EINTR; a descriptor the engine
- * opened with O_NONBLOCK that would block is made blocking and read again.
- * Returns the bytes read (0 at end of file), or -1 with errno set. */
+/* One read(2) of up to N bytes, retried on EINTR.  Returns the bytes read
+ * (0 at end of file), or -1 with errno set. */
 ssize_t read_some(int fd, void *buf, size_t n);
 
 /* Read up to N bytes into BUF, across short reads and EINTR, stopping early

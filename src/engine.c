@@ -139,40 +139,14 @@ static void stream(struct job *j, int fd, off_t size, struct md5_ctx *ctx)
     md5_final(ctx, j->r.digest);
 }
 
-/* Errors of open(2) that come from the path alone, the same with or
- * without O_NONBLOCK. */
-static int path_error(int err)
-{
-    return err == ENOENT || err == ENOTDIR || err == EACCES || err == ENAMETOOLONG ||
-           err == ELOOP;
-}
-
-/* Open NAME.  *SIZE is its size if it is a regular file, -1 otherwise.
- * Results still pending are emitted before any open or read that may block:
- * opening a FIFO waits for a writer, so with results pending the open is
- * first tried without blocking. */
+/* Open NAME.  *SIZE is its size if it is a regular file, -1 otherwise. */
 static int open_input(const char *name, off_t *size)
 {
     struct stat st;
-    int fd, regular;
+    int fd = input_open(name);
 
-    if (n_jobs > 0 && strcmp(name, "-") != 0) {
-        fd = input_open(name, 1);
-        if (fd < 0 && path_error(errno))
-            return fd;
-        regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-        if (!regular) {
-            if (fd >= 0)
-                close(fd);
-            drain();
-            fd = input_open(name, 0);
-        }
-    } else {
-        fd = input_open(name, 0);
-        /* Standard input is always read as a stream. */
-        regular = fd > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    }
-    *size = regular ? st.st_size : -1;
+    /* Standard input is always read as a stream. */
+    *size = fd > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
     return fd;
 }
 
@@ -216,7 +190,8 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
             batched_jobs++;
         }
     } else {
-        /* Streamed, after everything before it is out. */
+        /* Streamed, after everything before it is out: a read from a pipe,
+         * a FIFO or a terminal may wait, and must not hold back results. */
         drain();
         j = new_job(name, tag, tag_len, 0);
         stream(j, fd, size, &ctx);
