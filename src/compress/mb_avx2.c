@@ -73,25 +73,8 @@ INLINE vec rotl(vec x, int s)
 #define H(a, b, c, d, k, K, s) EACH(H1, a, b, c, d, k, K, s);
 #define I(a, b, c, d, k, K, s) EACH(I1, a, b, c, d, k, K, s);
 
-INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
-{
-    struct mb_frame f;
-    vec a[2], b[2], c[2], d[2], a0[2], b0[2], c0[2], d0[2];
-    vec w[2][16];
-    size_t n;
-
-    if (nblocks == 0)
-        return;
-    mb_begin(&f, l, 8 * (unsigned)SETS);
-    EACH(LOAD, l);
-    for (n = nblocks; n > 0; n--) {
-        EACH(NEXT_BLOCK, f);
-        MD5_MB_STEPS(F, G, H, I)
-        EACH(ADD_BACK, 0);
-    }
-    EACH(STORE, l);
-    mb_end(&f, l, 8 * (unsigned)SETS, nblocks);
-}
+#define MB_SETS 2
+#include "mb_ymm_run.h"
 
 __attribute__((target("avx2"))) void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks)
 {

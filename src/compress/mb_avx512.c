@@ -46,25 +46,8 @@
 #define H(a, b, c, d, k, K, s) EACH(STEP1, TT_H, a, b, c, d, k, K, s);
 #define I(a, b, c, d, k, K, s) EACH(STEP1, TT_I, a, b, c, d, k, K, s);
 
-INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
-{
-    struct mb_frame f;
-    vec a[4], b[4], c[4], d[4], a0[4], b0[4], c0[4], d0[4];
-    vec w[4][16];
-    size_t n;
-
-    if (nblocks == 0)
-        return;
-    mb_begin(&f, l, 8 * (unsigned)SETS);
-    EACH(LOAD, l);
-    for (n = nblocks; n > 0; n--) {
-        EACH(NEXT_BLOCK, f);
-        MD5_MB_STEPS(F, G, H, I)
-        EACH(ADD_BACK, 0);
-    }
-    EACH(STORE, l);
-    mb_end(&f, l, 8 * (unsigned)SETS, nblocks);
-}
+#define MB_SETS 4
+#include "mb_ymm_run.h"
 
 __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks)
 {
