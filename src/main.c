@@ -77,7 +77,7 @@ static void help(void)
         "Only meaningful with --check:\n"
         "      --ignore-missing  skip listed files that do not exist\n"
         "      --quiet           print nothing for files that verify\n"
-        "      --status          print nothing at all; the exit status tells\n"
+        "      --status          print nothing on standard output; the exit status tells\n"
         "      --strict          fail if any checksum line is improperly formatted\n"
         "  -w, --warn            warn about each improperly formatted checksum line\n"
         "\n"
