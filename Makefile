@@ -103,7 +103,7 @@ fuzz-build: $(FUZZ_BIN)
 $(FUZZ_BIN): $(B)/fuzz/%: $(B)/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/fuzz/%.o: tests/fuzz/%.c $(HDR) scripts/bench/md5_rfc1321.h
+$(B)/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(HDR) scripts/bench/md5_rfc1321.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 

@@ -26,14 +26,7 @@
 /* The early sum a + M[k] + K goes first, pinned by an empty asm, so only
  * logic, add, rotate and add follow b. */
 #define PIN(x) __asm__("" : "+v"(x))
-
-/* X(j, ...) for each register set j; SETS is a constant after inlining. */
-#define EACH(X, ...) do {                                                       \
-        X(0, __VA_ARGS__);                                                      \
-        if (SETS > 1) X(1, __VA_ARGS__);                                        \
-        if (SETS > 2) X(2, __VA_ARGS__);                                        \
-        if (SETS > 3) X(3, __VA_ARGS__);                                        \
-    } while (0)
+#define EACH EACH4
 
 #define STEP1(j, tt, a, b, c, d, k, K, s) do {                                   \
         vec t_ = add(add(a[j], w[j][k]), k32(K));                               \

@@ -113,4 +113,13 @@ static inline void mb_end(const struct mb_frame *f, struct md5_mb_lanes *l, unsi
     }
 }
 
+/* X(j, ...) for each of up to four register sets j, for the kernels that
+ * use four (AVX-512, NEON); SETS is a constant after inlining. */
+#define EACH4(X, ...) do {                                                      \
+        X(0, __VA_ARGS__);                                                      \
+        if (SETS > 1) X(1, __VA_ARGS__);                                        \
+        if (SETS > 2) X(2, __VA_ARGS__);                                        \
+        if (SETS > 3) X(3, __VA_ARGS__);                                        \
+    } while (0)
+
 #endif

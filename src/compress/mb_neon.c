@@ -32,6 +32,7 @@ static const uint32_t kv[64 * 4] = {MD5_MB_STEPS(KV, KV, KV, KV)};
 /* The early sum (all but the b-dependent term) must be formed first; an
  * empty asm stops the compiler from re-associating the additions. */
 #define PIN(x) __asm__("" : "+w"(x))
+#define EACH EACH4
 
 INLINE vec rot16(vec x)
 {
@@ -70,14 +71,6 @@ INLINE void next_block(vec w[16], const unsigned char *p[4], const size_t step[4
     load_quarter(w, p, 3);
     p[0] += step[0], p[1] += step[1], p[2] += step[2], p[3] += step[3];
 }
-
-/* X(j, ...) for each register set j; SETS is a constant after inlining. */
-#define EACH(X, ...) do {                                                       \
-        X(0, __VA_ARGS__);                                                      \
-        if (SETS > 1) X(1, __VA_ARGS__);                                        \
-        if (SETS > 2) X(2, __VA_ARGS__);                                        \
-        if (SETS > 3) X(3, __VA_ARGS__);                                        \
-    } while (0)
 
 #define STEP1(j, fn, a, b, c, d, k, s) do {                                     \
         vec t_ = vaddq_u32(vaddq_u32(a[j], w[j][k]), k_);                       \

@@ -16,21 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "../../src/checkline.h"
 #include "../../src/format.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 #define HEX_LEN 32
-
-#define REQUIRE(cond)                                                        \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "fuzz_escape: %s:%d: %s\n", __FILE__, __LINE__, \
-                    #cond);                                                  \
-            abort();                                                         \
-        }                                                                    \
-    } while (0)
 
 static char *xdup(const void *p, size_t n, size_t room)
 {

@@ -19,18 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "../../src/quote.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond)                                                       \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "fuzz_quote: %s:%d: %s\n", __FILE__, __LINE__, \
-                    #cond);                                                 \
-            abort();                                                        \
-        }                                                                   \
-    } while (0)
 
 /* The body of $'...' from Q[*I] to its closing quote.  Returns 0 on text
  * quote_name never writes. */
