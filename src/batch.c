@@ -21,8 +21,6 @@ struct lane_set {
     unsigned busy;                   /* lanes 0 .. busy-1 are busy */
 };
 
-static const uint32_t md5_iv[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
-
 /* Retire lane I: finish its message and move the last busy lane into its
  * place, so the busy lanes stay 0 .. busy-1 for any kernel width. */
 static void retire(struct lane_set *s, unsigned i, struct message *m)

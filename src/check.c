@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "checkline.h"
-#include "digest.h"
+#include "codec.h"
+#include "diag.h"
 #include "engine.h"
 #include "format.h"
+#include "input.h"
 #include "lines.h"
 #include "output.h"
 #include "quote.h"
-#include "util.h"
 
 /* Shared by every list of the run, as in GNU. */
 static enum layout layout = LAYOUT_UNDECIDED;
@@ -24,16 +25,6 @@ struct counts {
     int well_formed;   /* at least one line parsed */
     int matched;       /* at least one entry verified OK */
 };
-
-/* Do the 32 hex digits HEX (checked already, either case) spell DIGEST? */
-static int hex_matches(const char *hex, const unsigned char digest[MD5_DIGEST_SIZE])
-{
-    int i, diff = 0;
-
-    for (i = 0; i < MD5_DIGEST_SIZE; i++)
-        diff |= (hex_value(hex[2 * i]) << 4 | hex_value(hex[2 * i + 1])) ^ digest[i];
-    return diff == 0;
-}
 
 /* "NAME: RESULT".  9.1 escapes a name here only when it holds a newline. */
 static void status_line(const char *name, const char *result)
@@ -76,8 +67,8 @@ static void check_emit(const struct result *r, void *arg)
         memcpy(&lineno, r->tag, sizeof lineno);
         diag(0, "%s: %ju: improperly formatted MD5 checksum line", q, lineno);
         free(q);
-    } else if (r->status != DIGEST_OK) {
-        if (r->status == DIGEST_OPEN_FAILED && o->ignore_missing && r->err == ENOENT)
+    } else if (r->status != RESULT_OK) {
+        if (r->status == RESULT_OPEN_FAILED && o->ignore_missing && r->err == ENOENT)
             return;
         list_diag(r->err, r->name, "");
         c->unreadable++;
@@ -92,6 +83,12 @@ static void check_emit(const struct result *r, void *arg)
         if (!o->status_only)
             status_line(r->name, "FAILED");
     }
+}
+
+static void check_flush(void *arg)
+{
+    (void)arg;
+    out_push_lines();
 }
 
 static void summary(const char *label, const struct check_opts *o, const struct counts *c)
@@ -136,7 +133,7 @@ int check_list(const char *name, const struct check_opts *o)
     }
     run.label = label;
     run.o = o;
-    engine_start(check_emit, &run);
+    engine_start(check_emit, check_flush, &run);
     lines_init(&r, fd);
     while ((rc = lines_next(&r, &line, &len)) > 0) {
         struct check_line e;

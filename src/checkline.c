@@ -2,19 +2,9 @@
 
 #include <string.h>
 
-#define HEX_LEN 32
+#include "codec.h"
 
-int hex_value(char c)
-{
-    /* One load, no branch: hex digits come in random order. */
-    static const signed char value[256] = {
-        ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
-        ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13,
-        ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13,
-        ['D'] = 14, ['E'] = 15, ['F'] = 16,
-    };
-    return value[(unsigned char)c] - 1;
-}
+#define HEX_LEN 32
 
 static int is_blank(char c)
 {
@@ -31,32 +21,6 @@ static int valid_hex(const char *h)
         if (hex_value(h[i]) < 0)
             return 0;
     return h[HEX_LEN] == '\0';
-}
-
-int unescape_name(char *s, size_t len)
-{
-    char *dst = s;
-    size_t i;
-
-    for (i = 0; i < len; i++) {
-        if (s[i] == '\0')
-            return 0;
-        if (s[i] != '\\') {
-            *dst++ = s[i];
-            continue;
-        }
-        if (++i == len)
-            return 0;
-        switch (s[i]) {
-        case '\\': *dst++ = '\\'; break;
-        case 'n': *dst++ = '\n'; break;
-        case 'r': *dst++ = '\r'; break;
-        default: return 0;
-        }
-    }
-    if (dst < s + len)
-        *dst = '\0';
-    return 1;
 }
 
 /* After "MD5 (": the name runs to the LAST ')' of the line. */

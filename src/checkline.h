@@ -22,14 +22,4 @@ struct check_line {
  * well-formed line, 0 for an improperly formatted one.  Updates *LAYOUT. */
 int parse_check_line(char *s, size_t len, struct check_line *out, enum layout *layout);
 
-/* The value of the hex digit C (either case), or -1. */
-int hex_value(char c);
-
-/* Undo name escaping in place over the LEN bytes at S (\\ -> \, \n -> LF,
- * \r -> CR).  A result shorter than LEN is NUL-terminated here; one of LEN
- * bytes (nothing was escaped) relies on the caller's S[LEN] being NUL, as in
- * GNU's filename_unescape.  Returns 0 if S is not validly escaped: a
- * backslash before anything else or at the end, or a NUL byte. */
-int unescape_name(char *s, size_t len);
-
 #endif

@@ -14,8 +14,10 @@
 
 #include "batch.h"
 #include "mapped.h"
-#include "output.h"
-#include "util.h"
+#include "fdio.h"
+#include "input.h"
+#include "verify.h"
+#include "xalloc.h"
 
 /* Files up to SMALL_MAX bytes are batched; at most ENGINE_BUDGET bytes of
  * names, tags and contents are held, and MAX_JOBS jobs.  A batch is hashed
@@ -27,26 +29,36 @@
 #define BATCH_BYTES ((size_t)8 << 20)
 #define BATCH_JOBS 128
 #define MAX_JOBS 1024
+/* Each job takes up to three 64-byte aligned pieces of the arena (tag, name,
+ * contents), each after at most 63 bytes of padding: 3 * 64 covers them. */
+#define JOB_ALIGN_SLACK (3 * 64)
+
+/* A batch must be able to fill before the job table or the budget forces
+ * it out. */
+VERIFY(batch_fits_job_table, BATCH_JOBS <= MAX_JOBS);
+VERIFY(batch_fits_budget, BATCH_BYTES + SMALL_MAX + JOB_ALIGN_SLACK <= ENGINE_BUDGET);
 
 enum job_state { JOB_DONE, JOB_BATCHED };
 
 struct job {
-    size_t name, tag, tag_len, data, data_len;   /* arena offsets and lengths */
+    size_t name, tag, data, data_len;   /* arena offsets, the contents' length */
     struct result r;                              /* status, err, digest */
     enum job_state state;
     int is_mark;
 };
 
 static engine_emit *emit_fn;
+static engine_flush *flush_fn;
 static void *emit_arg;
 static struct job jobs[MAX_JOBS];
 static size_t n_jobs;
 static unsigned char *arena;
 static size_t arena_used, arena_cap, batched_bytes, batched_jobs;
 
-void engine_start(engine_emit *emit, void *arg)
+void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
 {
     emit_fn = emit;
+    flush_fn = flush;
     emit_arg = arg;
     n_jobs = arena_used = batched_bytes = batched_jobs = 0;
 }
@@ -94,7 +106,7 @@ static void drain(void)
         emit(&jobs[i]);
     }
     n_jobs = arena_used = batched_bytes = batched_jobs = 0;
-    out_push_lines();
+    flush_fn(emit_arg);
 }
 
 /* A new job with copies of NAME and TAG, after making room for EXTRA more
@@ -104,12 +116,11 @@ static struct job *new_job(const char *name, const void *tag, size_t tag_len, si
     size_t name_len = name ? strlen(name) + 1 : 0;
     struct job *j;
 
-    if (n_jobs == MAX_JOBS || arena_used + name_len + tag_len + extra + 192 > ENGINE_BUDGET)
+    if (n_jobs == MAX_JOBS || arena_used + name_len + tag_len + extra + JOB_ALIGN_SLACK > ENGINE_BUDGET)
         drain();
     j = &jobs[n_jobs++];
     memset(j, 0, sizeof *j);
     j->is_mark = name == NULL;
-    j->tag_len = tag_len;
     j->tag = arena_take(tag_len);
     if (tag_len > 0)
         memcpy(arena + j->tag, tag, tag_len);
@@ -120,7 +131,7 @@ static struct job *new_job(const char *name, const void *tag, size_t tag_len, si
     return j;
 }
 
-static void fail(struct job *j, enum digest_result status, int err)
+static void fail(struct job *j, enum result_status status, int err)
 {
     j->state = JOB_DONE;
     j->r.status = status;
@@ -132,7 +143,7 @@ static void fail(struct job *j, enum digest_result status, int err)
 static void stream(struct job *j, int fd, off_t size, struct md5_ctx *ctx)
 {
     if ((size >= 0 ? hash_mapped(fd, size, ctx) : hash_rest(fd, ctx)) != 0) {
-        fail(j, DIGEST_READ_FAILED, errno);
+        fail(j, RESULT_READ_FAILED, errno);
         return;
     }
     j->state = JOB_DONE;
@@ -161,7 +172,7 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
     if (fd < 0) {
         int err = errno;
         j = new_job(name, tag, tag_len, 0);
-        fail(j, DIGEST_OPEN_FAILED, err);
+        fail(j, RESULT_OPEN_FAILED, err);
     } else if (size >= 0 && (size_t)size <= SMALL_MAX) {
         /* Ask for one byte more than the size: a file that grew since
          * fstat is then finished by reading on, like any stream. */
@@ -179,7 +190,7 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
             got = more < 0 ? more : got + more;
         }
         if (got < 0) {
-            fail(j, DIGEST_READ_FAILED, errno);
+            fail(j, RESULT_READ_FAILED, errno);
         } else if ((size_t)got == want) {
             md5_update(&ctx, arena + j->data, want);
             stream(j, fd, -1, &ctx);
@@ -197,8 +208,8 @@ void engine_submit(const char *name, const void *tag, size_t tag_len)
         stream(j, fd, size, &ctx);
     }
     /* As GNU: a failing close is a read error too (NFS reports late). */
-    if (fd >= 0 && input_close(fd) != 0 && j->r.status == DIGEST_OK)
-        fail(j, DIGEST_READ_FAILED, errno);
+    if (fd >= 0 && input_close(fd) != 0 && j->r.status == RESULT_OK)
+        fail(j, RESULT_READ_FAILED, errno);
     /* Emit now if nothing else is waiting, or if the batch is full. */
     if ((j->state == JOB_DONE && n_jobs == 1) || batched_bytes >= BATCH_BYTES ||
         batched_jobs >= BATCH_JOBS)

@@ -12,13 +12,18 @@
 
 #include <stddef.h>
 
-#include "digest.h"
 #include "md5.h"
+
+enum result_status {
+    RESULT_OK = 0,
+    RESULT_OPEN_FAILED,   /* err set; ENOENT matters to --ignore-missing */
+    RESULT_READ_FAILED    /* err set */
+};
 
 struct result {
     const char *name;        /* NULL for a mark (engine_mark) */
-    enum digest_result status;
-    int err;                 /* errno when status is not DIGEST_OK */
+    enum result_status status;
+    int err;                 /* errno when status is not RESULT_OK */
     unsigned char digest[MD5_DIGEST_SIZE];
     const void *tag;         /* the caller's bytes given at submission */
 };
@@ -26,8 +31,14 @@ struct result {
 /* Called once per submission, in submission order. */
 typedef void engine_emit(const struct result *r, void *arg);
 
-/* Start a sequence whose results go to EMIT(r, ARG). */
-void engine_start(engine_emit *emit, void *arg);
+/* Called when every result so far has been emitted and the engine is about
+ * to read or wait: the caller writes out what it made of them, so that
+ * results are seen before any wait (a FIFO's writer may wait for them). */
+typedef void engine_flush(void *arg);
+
+/* Start a sequence whose results go to EMIT(r, ARG), with FLUSH(ARG) before
+ * each wait.  The engine knows nothing of where results go. */
+void engine_start(engine_emit *emit, engine_flush *flush, void *arg);
 
 /* Hash NAME ("-" is standard input).  TAG_LEN bytes at TAG are copied and
  * handed back with the result.  NAME is copied too. */

@@ -2,41 +2,8 @@
 
 #include <string.h>
 
+#include "codec.h"
 #include "output.h"
-
-void format_hex(char hex[2 * MD5_DIGEST_SIZE + 1], const unsigned char digest[MD5_DIGEST_SIZE])
-{
-    static const char digits[] = "0123456789abcdef";
-    int i;
-
-    for (i = 0; i < MD5_DIGEST_SIZE; i++) {
-        hex[2 * i] = digits[digest[i] >> 4];
-        hex[2 * i + 1] = digits[digest[i] & 15];
-    }
-    hex[2 * MD5_DIGEST_SIZE] = '\0';
-}
-
-int name_has_escapable(const char *name)
-{
-    return name[strcspn(name, "\\\n\r")] != '\0';
-}
-
-size_t escape_name(char *dst, const char *name, size_t len)
-{
-    char *d = dst;
-    size_t i;
-
-    for (i = 0; i < len; i++) {
-        char c = name[i];
-
-        if (c == '\\' || c == '\n' || c == '\r') {
-            *d++ = '\\';
-            c = (char)(c == '\n' ? 'n' : c == '\r' ? 'r' : '\\');
-        }
-        *d++ = c;
-    }
-    return (size_t)(d - dst);
-}
 
 void out_name(const char *name, int escape)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "xalloc.h"
 
 #define INITIAL_SIZE (64 * 1024)
 

@@ -9,13 +9,11 @@
 
 #include "check.h"
 #include "compress/mb.h"
-#include "digest.h"
-#include "engine.h"
-#include "format.h"
+#include "diag.h"
+#include "hash.h"
+#include "input.h"
 #include "md5.h"
 #include "output.h"
-#include "quote.h"
-#include "util.h"
 
 #define VERSION "1.0.0"
 
@@ -46,24 +44,24 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Write TEXT (a printf format taking the program name) and exit like GNU:
- * status 0, or 1 with "write error" if stdout could not take it. */
+/* Write TEXT and exit like GNU: status 0, or 1 with "write error" if stdout
+ * could not take it. */
 static void print_and_exit(const char *text)
 {
-    char *s;
-    int n = snprintf(NULL, 0, text, program_name);
-
-    s = xmalloc((size_t)n + 1);
-    snprintf(s, (size_t)n + 1, text, program_name);
-    out_str(s);
-    free(s);
-    exit(out_close() == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
+    out_str(text);
+    if (out_close() != 0) {
+        diag(errno, "write error");
+        exit(EXIT_FAILURE);
+    }
+    exit(EXIT_SUCCESS);
 }
 
 static void help(void)
 {
+    out_str("Usage: ");
+    out_str(program_name);
     print_and_exit(
-        "Usage: %s [OPTION]... [FILE]...\n"
+        " [OPTION]... [FILE]...\n"
         "Print or verify MD5 (128-bit) checksums.\n"
         "\n"
         "With no FILE, or when FILE is -, read standard input.\n"
@@ -123,30 +121,9 @@ static void usage_error(const char *msg)
     try_help_and_exit();
 }
 
-struct hash_run {
-    struct line_style style;
-    int ok;
-};
-
-/* One operand's result, in operand order: its line, or GNU's diagnostic. */
-static void hash_emit(const struct result *r, void *arg)
-{
-    struct hash_run *run = arg;
-
-    if (r->status != DIGEST_OK) {
-        char *q = quote_name(r->name);
-        diag(r->err, "%s", q);
-        free(q);
-        run->ok = 0;
-        return;
-    }
-    print_digest_line(r->name, r->digest, &run->style);
-}
-
 int main(int argc, char **argv)
 {
-    struct hash_run run = {{0, 0, '\n'}, 1};
-    struct line_style *style = &run.style;
+    struct line_style style_ = {0, 0, '\n'}, *style = &style_;
     struct check_opts copts = {0, 0, 0, 0, 0};
     int binary = -1, tag = 0, check = 0, ok = 1, opt;
 
@@ -204,21 +181,22 @@ int main(int argc, char **argv)
             ok = check_list("-", &copts);
         for (; optind < argc; optind++)
             ok &= check_list(argv[optind], &copts);
+    } else if (optind == argc) {
+        char *const stdin_only[] = {"-"};
+        ok = hash_files(stdin_only, 1, style);
     } else {
-        engine_start(hash_emit, &run);
-        if (optind == argc)
-            engine_submit("-", NULL, 0);
-        for (; optind < argc; optind++)
-            engine_submit(argv[optind], NULL, 0);
-        engine_finish();
-        ok = run.ok;
+        ok = hash_files(argv + optind, argc - optind, style);
     }
 
-    if (digest_used_stdin() && close(STDIN_FILENO) != 0) {
+    if (input_used_stdin() && close(STDIN_FILENO) != 0) {
         diag(errno, "standard input");
         ok = 0;
     }
-    if (out_close() != 0 || stderr_failed())
+    if (out_close() != 0) {
+        diag(errno, "write error");
+        ok = 0;
+    }
+    if (stderr_failed())
         ok = 0;
     return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

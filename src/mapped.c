@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "digest.h"
+#include "input.h"
 
 #define WINDOW ((off_t)8 << 20)
 

@@ -6,12 +6,11 @@
 
 #include "compress/compress.h"
 
+const uint32_t md5_iv[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
+
 void md5_init(struct md5_ctx *ctx)
 {
-    ctx->state[0] = 0x67452301;
-    ctx->state[1] = 0xefcdab89;
-    ctx->state[2] = 0x98badcfe;
-    ctx->state[3] = 0x10325476;
+    memcpy(ctx->state, md5_iv, sizeof ctx->state);
     ctx->length = 0;
 }
 

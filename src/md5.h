@@ -16,6 +16,9 @@ struct md5_ctx {
     unsigned char block[MD5_BLOCK_SIZE]; /* pending bytes: length % 64 of them */
 };
 
+/* The initial state of RFC 1321 (A, B, C, D), for md5_init and the lanes. */
+extern const uint32_t md5_iv[4];
+
 /* Start a new message. */
 void md5_init(struct md5_ctx *ctx);
 

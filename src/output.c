@@ -5,7 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "fdio.h"
+#include "verify.h"
 
 /* Whole lines go out in writes of at most LINE_CHUNK bytes (PIPE_BUF on
  * Linux), so they stay whole even on a pipe shared with other writers; a
@@ -14,6 +15,9 @@
  * stdio does. */
 #define OUT_CAP (64 * 1024)
 #define LINE_CHUNK 4096
+
+/* A full chunk of lines must fit in the buffer with room to spare. */
+VERIFY(chunk_fits_buffer, LINE_CHUNK < OUT_CAP);
 
 static char buf[OUT_CAP];
 static size_t used;
@@ -135,7 +139,7 @@ int out_close(void)
     /* Like gnulib's close_stream: a closed stdout that was never written to
      * (EBADF, nothing pending, no earlier failure) is not an error. */
     if (write_failed || (close_failed && (pending || err != EBADF))) {
-        diag(close_failed ? err : 0, "write error");
+        errno = close_failed ? err : 0;
         return -1;
     }
     return 0;

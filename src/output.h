@@ -7,7 +7,7 @@
  * engine does so after each batch and before any read that may block), before
  * a diagnostic, and at exit.  With -z, records collect until st_blksize bytes
  * are pending, as with GNU's stdio.  A failed write does not stop the
- * program: it is reported once, by out_close, in GNU's words. */
+ * program: out_close tells the caller, who reports it once, in GNU's words. */
 #ifndef MD5SUM_OUTPUT_H
 #define MD5SUM_OUTPUT_H
 
@@ -28,9 +28,11 @@ void out_push_lines(void);
  * stderr stay in order when they go to the same place. */
 void out_flush(void);
 
-/* The exit check GNU does with close_stdout: flush, close fd 1, and report
- * "PROG: write error[: strerror]" if any write failed.  Returns 0 if all output
- * was written, -1 (after the message) otherwise. */
+/* The exit check GNU does with close_stdout: flush and close fd 1.  Returns
+ * 0 if all output was written; otherwise -1 with errno set to the error the
+ * caller reports as "write error: strerror", or to 0 when an earlier write
+ * failed and the close did not (then GNU says just "write error").  It prints
+ * nothing: reporting is the caller's (gnulib's closeout pattern). */
 int out_close(void);
 
 #endif

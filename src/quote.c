@@ -15,7 +15,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
-#include "util.h"
+#include "xalloc.h"
 
 /* One character of the name: LEN bytes, PRINTABLE or not. */
 struct unit {

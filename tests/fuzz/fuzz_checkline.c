@@ -22,7 +22,7 @@
 
 #include "fuzz.h"
 #include "../../src/checkline.h"
-#include "../../src/format.h"
+#include "../../src/codec.h"
 
 #define HEX_LEN 32
 

@@ -1,4 +1,4 @@
-#include "util.h"
+#include "diag.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "output.h"
 
 const char *program_name = "md5sum";
@@ -23,23 +24,6 @@ int stderr_failed(void)
     return stderr_error;
 }
 
-int write_all(int fd, const void *p, size_t n)
-{
-    const char *s = p;
-
-    while (n > 0) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        s += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* One write(2) per message, so a diagnostic is never split by another
  * process's output. */
 static void write_stderr(const char *s, size_t n)
@@ -53,7 +37,7 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     const char *err = errnum ? strerror(errnum) : NULL;
     va_list ap2;
     size_t head = strlen(program_name) + 2, len, total;
-    char *msg;
+    char small[1024], *msg = small;
     int n;
 
     va_copy(ap2, ap);
@@ -61,7 +45,9 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     va_end(ap2);
     len = n > 0 ? (size_t)n : 0;
     total = head + len + (err ? 2 + strlen(err) : 0) + 1;
-    msg = xmalloc(total + 1);
+    /* Short messages, "memory exhausted" among them, need no allocation. */
+    if (total + 1 > sizeof small && (msg = malloc(total + 1)) == NULL)
+        diag_out_of_memory();
     memcpy(msg, program_name, head - 2);
     memcpy(msg + head - 2, ": ", 2);
     vsnprintf(msg + head, len + 1, fmt, ap);
@@ -72,7 +58,8 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     msg[total - 1] = '\n';
     out_flush();
     write_stderr(msg, total);
-    free(msg);
+    if (msg != small)
+        free(msg);
 }
 
 void diag(int errnum, const char *fmt, ...)
@@ -86,40 +73,24 @@ void diag(int errnum, const char *fmt, ...)
     errno = saved;
 }
 
+void diag_out_of_memory(void)
+{
+    diag(0, "memory exhausted");
+    exit(EXIT_FAILURE);
+}
+
 void try_help_and_exit(void)
 {
     const char *pre = "Try '", *post = " --help' for more information.\n";
     size_t a = strlen(pre), b = strlen(program_name), c = strlen(post);
-    char *msg = xmalloc(a + b + c);
+    char *msg = malloc(a + b + c);
 
+    if (!msg)
+        diag_out_of_memory();
     memcpy(msg, pre, a);
     memcpy(msg + a, program_name, b);
     memcpy(msg + a + b, post, c);
     write_stderr(msg, a + b + c);
     free(msg);
     exit(EXIT_FAILURE);
-}
-
-static void out_of_memory(void)
-{
-    static const char msg[] = ": memory exhausted\n";
-    write_stderr(program_name, strlen(program_name));
-    write_stderr(msg, sizeof msg - 1);
-    exit(EXIT_FAILURE);
-}
-
-void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        out_of_memory();
-    return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        out_of_memory();
-    return p;
 }

@@ -1,4 +1,4 @@
-#include "digest.h"
+#include "input.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "fdio.h"
 
 #define READ_SIZE (256 * 1024)
 
 static unsigned char *buffer;
 static int used_stdin;
 
-int digest_used_stdin(void)
+int input_used_stdin(void)
 {
     return used_stdin;
 }
@@ -41,33 +41,6 @@ int input_open(const char *name)
 int input_close(int fd)
 {
     return fd == STDIN_FILENO ? 0 : close(fd);
-}
-
-ssize_t read_some(int fd, void *buf, size_t n)
-{
-    ssize_t r;
-
-    do
-        r = read(fd, buf, n);
-    while (r < 0 && errno == EINTR);
-    return r;
-}
-
-ssize_t read_full(int fd, void *buf, size_t n)
-{
-    unsigned char *p = buf;
-    size_t got = 0;
-
-    while (got < n) {
-        ssize_t r = read_some(fd, p + got, n - got);
-        if (r <= 0) {
-            if (r < 0)
-                return -1;
-            break;
-        }
-        got += (size_t)r;
-    }
-    return (ssize_t)got;
 }
 
 int hash_rest(int fd, struct md5_ctx *ctx)

@@ -1,0 +1,21 @@
+#include "xalloc.h"
+
+#include <stdlib.h>
+
+#include "diag.h"
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        diag_out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        diag_out_of_memory();
+    return p;
+}

@@ -1,0 +1,10 @@
+/* Allocation that cannot fail: on failure, GNU's "memory exhausted" and exit 1. */
+#ifndef MD5SUM_XALLOC_H
+#define MD5SUM_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+
+#endif
