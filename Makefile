@@ -34,7 +34,7 @@ ifeq ($(IMPL),portable)
 IMPL_CPPFLAGS = -DMD5_PORTABLE_ONLY
 endif
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 $(IMPL_CPPFLAGS) $(CPPFLAGS)
-ALL_CFLAGS = -std=c99 $(WARN) $(SAN_FLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c99 -pthread $(WARN) $(SAN_FLAGS) $(CFLAGS)
 
 CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $(MB_OBJ)
 # Multi-buffer lane kernels: all built on every target (see src/compress/mb.h).
@@ -42,10 +42,12 @@ MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_
 	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
 CLI_OBJ = $(B)/main.o $(B)/hash.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/input.o \
           $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/diag.o $(B)/xalloc.o \
-          $(B)/batch.o $(B)/engine.o \
-          $(B)/mapped.o
+          $(ENGINE_OBJ)
+# The engine: the ordered queue, the workers and their lanes, windows, threads.
+ENGINE_OBJ = $(B)/engine.o $(B)/queue.o $(B)/worker.o $(B)/stream.o $(B)/lanes.o $(B)/window.o \
+          $(B)/iothread.o $(B)/threads.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
-           $(B)/tests/batch_tests.o $(B)/batch.o
+           $(B)/tests/lanes_tests.o $(B)/lanes.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o

@@ -1,231 +1,305 @@
-/* The many-files engine: see engine.h for the contract.
+/* The engine: see engine.h for the contract.
  *
- * Pending jobs live in one arena (names, tags and file contents), addressed
- * by offsets because the arena grows.  When the batch is big enough, the
- * arena would pass its budget, or an input must be streamed, the pending
- * files are hashed together (batch.c) and every pending result is emitted.
+ * The submitting thread queues jobs (queue.h) and emits their results in
+ * order as they are done.  With more than one job, workers (worker.h) run on
+ * threads of their own, and an I/O thread prepares the windows of large
+ * files; with one, a single worker runs in the submitting thread, a step at
+ * a time, whenever the submitter would otherwise wait.  Inputs that are not
+ * regular files are read by the submitter itself, once every result before
+ * them is out.  When memory is short there are fewer workers, smaller
+ * arenas, no threads, and at the last the submitter alone hashes each input
+ * through one buffer, as GNU md5sum does.
  */
 #include "engine.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "mapped.h"
-#include "fdio.h"
 #include "input.h"
+#include "iothread.h"
+#include "queue.h"
+#include "threads.h"
 #include "verify.h"
+#include "window.h"
+#include "worker.h"
 #include "xalloc.h"
 
-/* Files up to SMALL_MAX bytes are batched; at most ENGINE_BUDGET bytes of
- * names, tags and contents are held, and MAX_JOBS jobs.  A batch is hashed
- * once it holds BATCH_BYTES of contents (enough for 32 lanes of 256 KiB
- * files) or BATCH_JOBS files (small files: the batch stays in L2 cache).
- * Figures chosen by measurement (docs/PERFORMANCE.md). */
-#define SMALL_MAX ((size_t)2 << 20)
-#define ENGINE_BUDGET ((size_t)64 << 20)
-#define BATCH_BYTES ((size_t)8 << 20)
-#define BATCH_JOBS 128
-#define MAX_JOBS 1024
-/* Each job takes up to three 64-byte aligned pieces of the arena (tag, name,
- * contents), each after at most 63 bytes of padding: 3 * 64 covers them. */
-#define JOB_ALIGN_SLACK (3 * 64)
+#define MAX_WORKERS 256
+/* Jobs the submitter lets pile up when it is also the worker: a worker's
+ * worth, so the lanes fill, and results are not held back much longer. */
+#define INLINE_AHEAD WORKER_MAX_TASKS
+/* Budgets, shared by the workers: streams (two 1 MiB windows each) and
+ * arenas.  With two workers, at most 64 MiB of windows and 16 MiB of
+ * arenas are mapped at once. */
+#define STREAMS_TOTAL 32
+#define ARENA_TOTAL ((size_t)16 << 20)
+#define ARENA_MAX ((size_t)8 << 20)
+#define ARENA_MIN ((size_t)1 << 20)
 
-/* A batch must be able to fill before the job table or the budget forces
- * it out. */
-VERIFY(batch_fits_job_table, BATCH_JOBS <= MAX_JOBS);
-VERIFY(batch_fits_budget, BATCH_BYTES + SMALL_MAX + JOB_ALIGN_SLACK <= ENGINE_BUDGET);
+VERIFY(tag_fits, sizeof(uintmax_t) <= QUEUE_TAG_MAX);
+VERIFY(inline_fits_queue, INLINE_AHEAD < QUEUE_CAP);
 
-enum job_state { JOB_DONE, JOB_BATCHED };
-
-struct job {
-    size_t name, tag, data, data_len;   /* arena offsets, the contents' length */
-    struct result r;                              /* status, err, digest */
-    enum job_state state;
-    int is_mark;
-};
-
+static struct queue q;
 static engine_emit *emit_fn;
 static engine_flush *flush_fn;
 static void *emit_arg;
-static struct job jobs[MAX_JOBS];
-static size_t n_jobs;
-static unsigned char *arena;
-static size_t arena_used, arena_cap, batched_bytes, batched_jobs;
+static unsigned jobs_wanted;
+static struct worker *workers[MAX_WORKERS];
+static pthread_t threads[MAX_WORKERS];
+static unsigned n_threads;
+static struct worker *inline_worker;   /* the worker run by the submitter */
+static int io_running;
+
+void engine_set_jobs(unsigned n)
+{
+    jobs_wanted = n;
+}
+
+/* Workers on threads of their own, as many as N and memory allow; 0 if
+ * none could start. */
+static unsigned start_threads(unsigned n)
+{
+    unsigned streams = STREAMS_TOTAL / n, i;
+    size_t arena = ARENA_TOTAL / n;
+
+    if (streams < 2)
+        streams = 2;
+    arena = arena > ARENA_MAX ? ARENA_MAX : arena < ARENA_MIN ? ARENA_MIN : arena;
+    io_running = iothread_start() == 0;
+    for (i = 0; i < n; i++) {
+        workers[i] = worker_new(&q, streams, arena, io_running);
+        if (!workers[i])
+            break;
+        if (thread_start(&threads[i], worker_main, workers[i]) != 0) {
+            worker_free(workers[i]);
+            break;
+        }
+    }
+    if (i == 0 && io_running) {
+        iothread_stop();
+        io_running = 0;
+    }
+    return i;
+}
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
 {
+    static int initialised;
+    unsigned n = jobs_wanted ? jobs_wanted : cpus_available();
+
+    if (!initialised) {
+        pthread_mutex_init(&q.lock, NULL);
+        pthread_mutex_init(&q.open_lock, NULL);
+        pthread_cond_init(&q.head_cv, NULL);
+        bus_guard_install();
+        initialised = 1;
+    }
     emit_fn = emit;
     flush_fn = flush;
     emit_arg = arg;
-    n_jobs = arena_used = batched_bytes = batched_jobs = 0;
+    q.head = q.claimed = q.tail = 0;
+    q.barrier = q.closing = q.submitter_waiting = 0;
+    q.idle = NULL;
+    n_threads = 0;
+    if (n > MAX_WORKERS)
+        n = MAX_WORKERS;
+    if (n > 1)
+        n_threads = start_threads(n);
+    /* Otherwise the submitter hashes, in lanes if it can have a worker. */
+    if (n_threads == 0)
+        inline_worker = worker_new(&q, STREAMS_TOTAL, ARENA_MAX, 0);
 }
 
-/* Room for N more bytes, 64-byte aligned so lanes load whole lines; the
- * arena grows past its budget only for one job larger than the budget. */
-static size_t arena_take(size_t n)
+/* Emit jobs [FROM, TO), all done, and free their slots' names. */
+static void emit_done(size_t from, size_t to)
 {
-    size_t at = (arena_used + 63) & ~(size_t)63;
+    for (; from < to; from++) {
+        struct job *j = queue_job(&q, from);
+        struct result r;
 
-    if (!arena || at + n > arena_cap) {
-        size_t cap = arena_cap ? arena_cap : (size_t)1 << 20;
-        while (cap < at + n)
-            cap *= 2;
-        arena = xrealloc(arena, cap);
-        arena_cap = cap;
+        r.name = j->name;
+        r.status = j->status;
+        r.err = j->err;
+        memcpy(r.digest, j->digest, MD5_DIGEST_SIZE);
+        r.tag = j->tag;
+        emit_fn(&r, emit_arg);
+        free(j->name);
+        j->name = NULL;
     }
-    arena_used = at + n;
-    return at;
 }
 
-static void emit(struct job *j)
+/* Open and hash job I, claimed by the submitter (the barrier, or every job
+ * when there is no worker), on FD: open failed when FD < 0 (errno set). */
+static void hash_here(size_t i, int fd)
 {
-    j->r.name = j->is_mark ? NULL : (const char *)arena + j->name;
-    j->r.tag = arena + j->tag;
-    emit_fn(&j->r, emit_arg);
-}
+    struct md5_ctx ctx;
+    unsigned char digest[MD5_DIGEST_SIZE];
+    enum result_status status = RESULT_OK;
+    int err = errno;
+    size_t size;
+    unsigned char *buf = input_buffer(&size);
 
-/* Hash the batched files, emit every pending result, start afresh. */
-static void drain(void)
-{
-    static struct message msgs[MAX_JOBS];
-    size_t i, n = 0;
-
-    for (i = 0; i < n_jobs; i++)
-        if (jobs[i].state == JOB_BATCHED) {
-            msgs[n].data = arena + jobs[i].data;
-            msgs[n].len = jobs[i].data_len;
-            n++;
+    if (fd < 0) {
+        status = RESULT_OPEN_FAILED;
+    } else {
+        if (!buf)
+            xalloc_die();
+        md5_init(&ctx);
+        if (hash_rest(fd, &ctx, buf, size) != 0) {
+            status = RESULT_READ_FAILED;
+            err = errno;
+        } else {
+            md5_final(&ctx, digest);
         }
-    hash_messages(msgs, n);
-    for (i = 0, n = 0; i < n_jobs; i++) {
-        if (jobs[i].state == JOB_BATCHED)
-            memcpy(jobs[i].r.digest, msgs[n++].digest, MD5_DIGEST_SIZE);
-        emit(&jobs[i]);
+        /* As GNU: a failing close is a read error too. */
+        if (input_close(fd) != 0 && status == RESULT_OK) {
+            status = RESULT_READ_FAILED;
+            err = errno;
+        }
     }
-    n_jobs = arena_used = batched_bytes = batched_jobs = 0;
-    flush_fn(emit_arg);
+    queue_lock(&q);
+    queue_complete_locked(&q, i, status, err, status == RESULT_OK ? digest : NULL);
+    queue_unlock(&q);
 }
 
-/* A new job with copies of NAME and TAG, after making room for EXTRA more
- * bytes of contents within the budget. */
-static struct job *new_job(const char *name, const void *tag, size_t tag_len, size_t extra)
+/* Job I, at the head, is the barrier: every result before it is out.
+ * Open it, let the workers claim on, and read it here. */
+static void pass_barrier(size_t i)
 {
-    size_t name_len = name ? strlen(name) + 1 : 0;
+    int fd = input_open(queue_job(&q, i)->name), err = errno;
+
+    queue_lock(&q);
+    queue_job(&q, i)->state = JOB_CLAIMED;
+    q.barrier = 0;
+    q.claimed = i + 1;
+    queue_wake_idle_locked(&q);
+    queue_unlock(&q);
+    errno = err;
+    hash_here(i, fd);
+}
+
+/* No worker at all: claim the next job and hash it here. */
+static void hash_alone(void)
+{
+    struct claim c;
+
+    if (queue_claim(&q, &c, 0))
+        hash_here(c.index, c.fd);
+}
+
+enum until { UNTIL_ROOM, UNTIL_EMPTY };
+
+/* Emit what is done, in order, until U holds: room for a new job, or every
+ * job emitted.  Meanwhile read barrier jobs, and, without worker threads,
+ * do the work; before any wait, let the caller flush what it emitted. */
+static void pump(enum until u)
+{
+    size_t room = inline_worker || n_threads == 0 ? INLINE_AHEAD : QUEUE_CAP;
+
+    queue_lock(&q);
+    for (;;) {
+        size_t head = q.head, done = head;
+        enum job_state state;
+
+        while (done < q.tail && queue_job(&q, done)->state == JOB_DONE)
+            done++;
+        if (done > head) {
+            queue_unlock(&q);
+            emit_done(head, done);
+            queue_lock(&q);
+            q.head = done;
+            continue;
+        }
+        if (u == UNTIL_ROOM ? q.tail - q.head < room : q.head == q.tail)
+            break;
+        state = queue_job(&q, head)->state;
+        queue_unlock(&q);
+        flush_fn(emit_arg);
+        if (state == JOB_BARRIER)
+            pass_barrier(head);
+        else if (inline_worker)
+            worker_step(inline_worker);
+        else if (n_threads == 0)
+            hash_alone();
+        queue_lock(&q);
+        state = queue_job(&q, head)->state;
+        if (n_threads > 0 && state != JOB_DONE && state != JOB_BARRIER) {
+            q.submitter_waiting = 1;
+            pthread_cond_wait(&q.head_cv, &q.lock);
+            q.submitter_waiting = 0;
+        }
+    }
+    queue_unlock(&q);
+}
+
+/* Queue a job; NAME NULL makes a mark, done already. */
+static void submit(const char *name, const void *tag, size_t tag_len)
+{
+    char *copy = NULL;
     struct job *j;
 
-    if (n_jobs == MAX_JOBS || arena_used + name_len + tag_len + extra + JOB_ALIGN_SLACK > ENGINE_BUDGET)
-        drain();
-    j = &jobs[n_jobs++];
-    memset(j, 0, sizeof *j);
-    j->is_mark = name == NULL;
-    j->tag = arena_take(tag_len);
-    if (tag_len > 0)
-        memcpy(arena + j->tag, tag, tag_len);
+    pump(UNTIL_ROOM);
     if (name) {
-        j->name = arena_take(name_len);
-        memcpy(arena + j->name, name, name_len);
+        size_t len = strlen(name) + 1;
+
+        /* Short of memory: first let every pending name go. */
+        copy = malloc(len);
+        if (!copy) {
+            pump(UNTIL_EMPTY);
+            copy = xmalloc(len);
+        }
+        memcpy(copy, name, len);
     }
-    return j;
-}
-
-static void fail(struct job *j, enum result_status status, int err)
-{
-    j->state = JOB_DONE;
-    j->r.status = status;
-    j->r.err = err;
-}
-
-/* Hash FD to its end into CTX and finish job J: through mmap for a regular
- * file of SIZE bytes not read yet (SIZE >= 0), by read(2) otherwise. */
-static void stream(struct job *j, int fd, off_t size, struct md5_ctx *ctx)
-{
-    if ((size >= 0 ? hash_mapped(fd, size, ctx) : hash_rest(fd, ctx)) != 0) {
-        fail(j, RESULT_READ_FAILED, errno);
-        return;
-    }
-    j->state = JOB_DONE;
-    md5_final(ctx, j->r.digest);
-}
-
-/* Open NAME.  *SIZE is its size if it is a regular file, -1 otherwise. */
-static int open_input(const char *name, off_t *size)
-{
-    struct stat st;
-    int fd = input_open(name);
-
-    /* Standard input is always read as a stream. */
-    *size = fd > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
-    return fd;
+    queue_lock(&q);
+    j = queue_job(&q, q.tail);
+    j->name = copy;
+    memset(j->tag, 0, QUEUE_TAG_MAX);
+    if (tag_len > 0)
+        memcpy(j->tag, tag, tag_len < QUEUE_TAG_MAX ? tag_len : QUEUE_TAG_MAX);
+    j->state = name ? JOB_QUEUED : JOB_DONE;
+    q.tail++;
+    queue_wake_idle_locked(&q);
+    queue_unlock(&q);
 }
 
 void engine_submit(const char *name, const void *tag, size_t tag_len)
 {
-    off_t size;
-    int fd = open_input(name, &size);
-    struct job *j;
-    struct md5_ctx ctx;
-
-    md5_init(&ctx);
-    if (fd < 0) {
-        int err = errno;
-        j = new_job(name, tag, tag_len, 0);
-        fail(j, RESULT_OPEN_FAILED, err);
-    } else if (size >= 0 && (size_t)size <= SMALL_MAX) {
-        /* Ask for one byte more than the size: a file that grew since
-         * fstat is then finished by reading on, like any stream. */
-        size_t want = (size_t)size + 1;
-        ssize_t got;
-
-        j = new_job(name, tag, tag_len, want + MD5_PAD_MAX + 64);
-        j->data = arena_take(want + MD5_PAD_MAX);   /* room for the padding */
-        /* A read that returns the whole size has reached the end of a
-         * regular file: no second read to see end of file (a file appended
-         * to in between is a race GNU can lose the same way). */
-        got = read_some(fd, arena + j->data, want);
-        if (got >= 0 && (size_t)got < (size_t)size) {
-            ssize_t more = read_full(fd, arena + j->data + got, want - (size_t)got);
-            got = more < 0 ? more : got + more;
-        }
-        if (got < 0) {
-            fail(j, RESULT_READ_FAILED, errno);
-        } else if ((size_t)got == want) {
-            md5_update(&ctx, arena + j->data, want);
-            stream(j, fd, -1, &ctx);
-        } else {
-            j->state = JOB_BATCHED;
-            j->data_len = (size_t)got;
-            batched_bytes += (size_t)got;
-            batched_jobs++;
-        }
-    } else {
-        /* Streamed, after everything before it is out: a read from a pipe,
-         * a FIFO or a terminal may wait, and must not hold back results. */
-        drain();
-        j = new_job(name, tag, tag_len, 0);
-        stream(j, fd, size, &ctx);
-    }
-    /* As GNU: a failing close is a read error too (NFS reports late). */
-    if (fd >= 0 && input_close(fd) != 0 && j->r.status == RESULT_OK)
-        fail(j, RESULT_READ_FAILED, errno);
-    /* Emit now if nothing else is waiting, or if the batch is full. */
-    if ((j->state == JOB_DONE && n_jobs == 1) || batched_bytes >= BATCH_BYTES ||
-        batched_jobs >= BATCH_JOBS)
-        drain();
+    submit(name, tag, tag_len);
 }
 
 void engine_mark(const void *tag, size_t tag_len)
 {
-    struct job *j = new_job(NULL, tag, tag_len, 0);
+    submit(NULL, tag, tag_len);
+}
 
-    j->state = JOB_DONE;
-    if (n_jobs == 1)
-        drain();
+void engine_wait(void)
+{
+    pump(UNTIL_EMPTY);
 }
 
 void engine_finish(void)
 {
-    drain();
+    unsigned i;
+
+    pump(UNTIL_EMPTY);
+    queue_lock(&q);
+    q.closing = 1;
+    queue_wake_idle_locked(&q);
+    queue_unlock(&q);
+    for (i = 0; i < n_threads; i++) {
+        pthread_join(threads[i], NULL);
+        worker_free(workers[i]);
+    }
+    n_threads = 0;
+    if (io_running) {
+        iothread_stop();
+        io_running = 0;
+    }
+    if (inline_worker) {
+        worker_free(inline_worker);
+        inline_worker = NULL;
+    }
+    flush_fn(emit_arg);
 }

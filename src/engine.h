@@ -1,32 +1,20 @@
-/* Hashing a sequence of named inputs, many at a time, results in order.
+/* Hashing a sequence of named inputs, on every CPU, results in order.
  *
- * Inputs are opened and read strictly in submission order, each from start to
- * end.  A small regular file is read whole into memory (at most ENGINE_BUDGET
- * bytes are held at once) and hashed later, side by side with others, in SIMD
- * lanes.  Anything else (a large file, standard input, a pipe, a device) is
- * hashed as it is read, after everything submitted before it.  Every result,
- * error or digest, reaches the caller's callback in submission order.
+ * Inputs are opened strictly in submission order and each is read from
+ * start to end: small regular files whole, larger ones in windows of at
+ * least 1 MiB, a bounded number at a time, and hashed side by side in SIMD
+ * lanes by worker threads.  Standard input and anything that is not a
+ * regular file (a FIFO, a terminal, a directory) is opened and read only
+ * once every result before it has been emitted.  Every result, error or
+ * digest, reaches the caller's callback in submission order, in the caller's
+ * thread; threads, windows and lanes are the engine's own business.
  */
 #ifndef MD5SUM_ENGINE_H
 #define MD5SUM_ENGINE_H
 
 #include <stddef.h>
 
-#include "md5.h"
-
-enum result_status {
-    RESULT_OK = 0,
-    RESULT_OPEN_FAILED,   /* err set; ENOENT matters to --ignore-missing */
-    RESULT_READ_FAILED    /* err set */
-};
-
-struct result {
-    const char *name;        /* NULL for a mark (engine_mark) */
-    enum result_status status;
-    int err;                 /* errno when status is not RESULT_OK */
-    unsigned char digest[MD5_DIGEST_SIZE];
-    const void *tag;         /* the caller's bytes given at submission */
-};
+#include "result.h"
 
 /* Called once per submission, in submission order. */
 typedef void engine_emit(const struct result *r, void *arg);
@@ -36,17 +24,25 @@ typedef void engine_emit(const struct result *r, void *arg);
  * results are seen before any wait (a FIFO's writer may wait for them). */
 typedef void engine_flush(void *arg);
 
+/* Hash with N threads from now on (1: all in the caller's thread); 0, the
+ * default, is one per CPU the process may run on. */
+void engine_set_jobs(unsigned n);
+
 /* Start a sequence whose results go to EMIT(r, ARG), with FLUSH(ARG) before
  * each wait.  The engine knows nothing of where results go. */
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg);
 
-/* Hash NAME ("-" is standard input).  TAG_LEN bytes at TAG are copied and
- * handed back with the result.  NAME is copied too. */
+/* Hash NAME ("-" is standard input).  Up to 32 bytes of TAG (TAG_LEN) are
+ * copied and handed back with the result.  NAME is copied too. */
 void engine_submit(const char *name, const void *tag, size_t tag_len);
 
 /* A point in the sequence with no input: its result (name NULL, tag copied)
  * is emitted after everything submitted before it. */
 void engine_mark(const void *tag, size_t tag_len);
+
+/* Emit the results of everything submitted so far: before the caller waits
+ * for more input of its own. */
+void engine_wait(void);
 
 /* Hash and emit everything still pending; the sequence is over. */
 void engine_finish(void);

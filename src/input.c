@@ -8,9 +8,6 @@
 
 #include "fdio.h"
 
-#define READ_SIZE (256 * 1024)
-
-static unsigned char *buffer;
 static int used_stdin;
 
 int input_used_stdin(void)
@@ -43,29 +40,37 @@ int input_close(int fd)
     return fd == STDIN_FILENO ? 0 : close(fd);
 }
 
-int hash_rest(int fd, struct md5_ctx *ctx)
+unsigned char *input_buffer(size_t *size)
+{
+    static unsigned char *buffer;
+    static size_t length;
+    size_t n;
+
+    for (n = (size_t)256 << 10; !buffer && n >= 4096; n /= 8) {
+        void *p;
+        if (posix_memalign(&p, 4096, n) == 0) {
+            buffer = p;
+            length = n;
+        }
+    }
+    *size = length;
+    return buffer;
+}
+
+int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size)
 {
     int advised = 0;
 
-    if (!buffer) {
-        void *p;
-        int err = posix_memalign(&p, 4096, READ_SIZE);
-        if (err != 0) {
-            errno = err;
-            return -1;
-        }
-        buffer = p;
-    }
     for (;;) {
-        ssize_t n = read_some(fd, buffer, READ_SIZE);
+        ssize_t n = read_some(fd, buf, size);
         if (n <= 0)
             return (int)n;
         /* A file that fills the buffer is long: ask for aggressive readahead
          * (pipes refuse, harmlessly). */
-        if (!advised && (size_t)n == READ_SIZE) {
+        if (!advised && (size_t)n == size) {
             posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
             advised = 1;
         }
-        md5_update(ctx, buffer, (size_t)n);
+        md5_update(ctx, buf, (size_t)n);
     }
 }

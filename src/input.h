@@ -1,7 +1,8 @@
-/* Opening and reading inputs.  Streams are hashed through one large aligned
- * buffer, allocated once and reused for every file. */
+/* Opening inputs, and hashing a stream through a buffer with read(2). */
 #ifndef MD5SUM_INPUT_H
 #define MD5SUM_INPUT_H
+
+#include <stddef.h>
 
 #include "md5.h"
 
@@ -16,7 +17,13 @@ int input_close(int fd);
 /* True once standard input has been opened (it must then be closed at exit). */
 int input_used_stdin(void);
 
-/* Absorb the rest of FD, to end of file, into CTX.  0, or -1 with errno set. */
-int hash_rest(int fd, struct md5_ctx *ctx);
+/* Absorb the rest of FD, to end of file, into CTX, reading through the SIZE
+ * bytes at BUF.  0, or -1 with errno set. */
+int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size);
+
+/* The submitting thread's stream buffer: as large as memory allows (from
+ * 256 KiB down to 4 KiB; GNU reads through 32 KiB), made on first use.
+ * NULL, with *SIZE 0, only when not even 4 KiB can be had. */
+unsigned char *input_buffer(size_t *size);
 
 #endif

@@ -1,6 +1,7 @@
 #include "lines.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,9 +10,10 @@
 
 #define INITIAL_SIZE (64 * 1024)
 
-void lines_init(struct line_reader *r, int fd)
+void lines_init(struct line_reader *r, int fd, void (*before_wait)(void))
 {
     r->fd = fd;
+    r->before_wait = before_wait;
     r->cap = INITIAL_SIZE;
     r->buf = xmalloc(r->cap + 1);
     r->start = r->end = r->scanned = 0;
@@ -23,6 +25,17 @@ void lines_free(struct line_reader *r)
 {
     free(r->buf);
     r->buf = NULL;
+}
+
+/* Would a read of FD return at once?  (Regular files always do.) */
+static int readable_now(int fd)
+{
+    struct pollfd p;
+
+    p.fd = fd;
+    p.events = POLLIN;
+    p.revents = 0;
+    return poll(&p, 1, 0) != 0;
 }
 
 static int take(struct line_reader *r, size_t upto, char **line, size_t *len)
@@ -63,6 +76,8 @@ int lines_next(struct line_reader *r, char **line, size_t *len)
             r->cap *= 2;
             r->buf = xrealloc(r->buf, r->cap + 1);
         }
+        if (r->before_wait && !readable_now(r->fd))
+            r->before_wait();
         n = read(r->fd, r->buf + r->end, r->cap - r->end);
         if (n > 0)
             r->end += (size_t)n;

@@ -14,9 +14,12 @@ struct line_reader {
     size_t scanned;    /* buf[start..scanned) holds no newline */
     int eof;
     int err;           /* errno of a read error not reported yet, or 0 */
+    void (*before_wait)(void);
 };
 
-void lines_init(struct line_reader *r, int fd);
+/* Read lines from FD.  BEFORE_WAIT, if not NULL, is called before a read
+ * that would wait for data (a pipe whose writer is slow). */
+void lines_init(struct line_reader *r, int fd, void (*before_wait)(void));
 void lines_free(struct line_reader *r);
 
 /* The next line, with its '\n' if it has one, at *LINE (writable, and

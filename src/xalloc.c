@@ -4,6 +4,11 @@
 
 #include "diag.h"
 
+void xalloc_die(void)
+{
+    diag_out_of_memory();
+}
+
 void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

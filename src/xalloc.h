@@ -7,4 +7,8 @@
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 
+/* Say "memory exhausted" as GNU does and exit 1: for callers whose own
+ * fallbacks ran out. */
+void xalloc_die(void);
+
 #endif

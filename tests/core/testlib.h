@@ -38,7 +38,7 @@ void abi_tests_aarch64(const unsigned char *data);
 /* Tests of the multi-buffer lane kernels against the core (mb_tests.c). */
 void mb_tests(const unsigned char *data, size_t len);
 
-/* hash_messages (src/batch.c) against md5.c (batch_tests.c). */
-void batch_tests(const unsigned char *data, size_t len);
+/* The lane scheduler (src/lanes.c) against md5.c (lanes_tests.c). */
+void lanes_tests(const unsigned char *data, size_t len);
 
 #endif

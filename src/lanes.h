@@ -1,0 +1,62 @@
+/* A set of SIMD lanes shared by many messages, each fed in chunks.
+ *
+ * A task (a message being hashed) sits in one lane from start to end.  It
+ * runs through a chunk of whole 64-byte blocks at a time: a whole small file
+ * with its padding, or a window of a large one.  When a chunk is used up the
+ * task's owner feeds it the next, takes it out, or leaves it waiting (a task
+ * with no blocks idles in its lane while other lanes run).  Each round runs
+ * the best kernel for the number of lanes with blocks (compress/mb.h), for
+ * as many blocks as the shortest of their chunks: kernels are called with
+ * every running lane busy.
+ */
+#ifndef MD5SUM_LANES_H
+#define MD5SUM_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compress/mb.h"
+
+struct lane_task {
+    const unsigned char *p;   /* the next block of the current chunk */
+    size_t blocks;            /* whole blocks left in it; 0: waiting */
+    unsigned lane;            /* lanes.c's own */
+};
+
+struct lanes {
+    struct md5_mb_lanes l;
+    struct lane_task *task[MD5_MB_MAX_LANES];
+    unsigned used;            /* lanes 0 .. used-1 hold tasks */
+    unsigned cap;             /* at most this many */
+};
+
+/* An empty set of at most CAP lanes (clamped to the widest kernel's). */
+void lanes_init(struct lanes *s, unsigned cap);
+
+/* Lanes still free. */
+unsigned lanes_free(const struct lanes *s);
+
+/* Put T, whose chaining state is STATE, in a free lane; its chunk is T->p
+ * and T->blocks (0 blocks: it waits). */
+void lanes_add(struct lanes *s, struct lane_task *t, const uint32_t state[4]);
+
+/* Give T, in a lane with its chunk used up, the BLOCKS blocks at P (0: it
+ * waits). */
+void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, size_t blocks);
+
+/* T's chaining state after the blocks run so far. */
+void lanes_state(const struct lanes *s, const struct lane_task *t, uint32_t state[4]);
+
+/* Take T out of its lane: its chaining state, T->p and T->blocks as of the
+ * last completed round. */
+void lanes_remove(struct lanes *s, struct lane_task *t, uint32_t state[4]);
+
+/* True if some task has blocks to run. */
+int lanes_runnable(const struct lanes *s);
+
+/* One round.  Returns how many tasks ran out of blocks, listed in ENDED.
+ * If a kernel is interrupted (siglongjmp out of a SIGBUS), every task's
+ * state, p and blocks are still those from before the round. */
+unsigned lanes_run(struct lanes *s, struct lane_task *ended[MD5_MB_MAX_LANES]);
+
+#endif

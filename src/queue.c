@@ -1,0 +1,142 @@
+#include "queue.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "input.h"
+
+struct job *queue_job(struct queue *q, size_t i)
+{
+    return &q->ring[i % QUEUE_CAP];
+}
+
+void queue_lock(struct queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+}
+
+void queue_unlock(struct queue *q)
+{
+    pthread_mutex_unlock(&q->lock);
+}
+
+/* Job I changed in a way the submitter may be waiting for. */
+static void tell_submitter_locked(struct queue *q, size_t i)
+{
+    if (i == q->head && q->submitter_waiting)
+        pthread_cond_signal(&q->head_cv);
+}
+
+void queue_complete_locked(struct queue *q, size_t i, enum result_status status, int err,
+                           const unsigned char digest[MD5_DIGEST_SIZE])
+{
+    struct job *j = queue_job(q, i);
+
+    j->status = status;
+    j->err = err;
+    if (digest)
+        memcpy(j->digest, digest, MD5_DIGEST_SIZE);
+    j->state = JOB_DONE;
+    tell_submitter_locked(q, i);
+}
+
+void queue_wake_idle_locked(struct queue *q)
+{
+    while (q->idle) {
+        struct waiter *w = q->idle;
+
+        q->idle = w->next_idle;
+        w->idle = 0;
+        pthread_cond_signal(&w->cv);
+    }
+}
+
+void queue_sleep_locked(struct queue *q, struct waiter *w)
+{
+    if (!w->idle) {
+        w->idle = 1;
+        w->next_idle = q->idle;
+        q->idle = w;
+    }
+    pthread_cond_wait(&w->cv, &q->lock);
+    /* Woken directly (a window is ready): leave the idle list. */
+    if (w->idle) {
+        struct waiter **p = &q->idle;
+
+        while (*p != w)
+            p = &(*p)->next_idle;
+        *p = w->next_idle;
+        w->idle = 0;
+    }
+}
+
+/* Is NAME something only the submitter may open: standard input, or not a
+ * regular file (opening a FIFO waits for its writer, and reading a terminal
+ * or a pipe waits for data)?  A name stat cannot see is opened as usual, so
+ * the error reported is open's.  *SIZE is a regular file's size. */
+static int for_submitter(const char *name, off_t *size)
+{
+    struct stat st;
+
+    *size = 0;
+    if (strcmp(name, "-") == 0)
+        return 1;
+    if (stat(name, &st) != 0)
+        return 0;
+    *size = st.st_size;
+    return !S_ISREG(st.st_mode);
+}
+
+int queue_claim(struct queue *q, struct claim *c, int try)
+{
+    int got = 0;
+
+    if (try) {
+        if (pthread_mutex_trylock(&q->open_lock) != 0)
+            return 0;
+    } else {
+        pthread_mutex_lock(&q->open_lock);
+    }
+    while (!got) {
+        struct job *j;
+        size_t i;
+        int fd, err;
+
+        queue_lock(q);
+        while (q->claimed < q->tail && queue_job(q, q->claimed)->state == JOB_DONE)
+            q->claimed++;   /* marks, done when submitted */
+        if (q->claimed == q->tail || q->barrier) {
+            queue_unlock(q);
+            break;
+        }
+        i = q->claimed;
+        j = queue_job(q, i);
+        queue_unlock(q);
+
+        /* The open lock alone keeps the order: opening may take a while. */
+        if (for_submitter(j->name, &c->size)) {
+            queue_lock(q);
+            j->state = JOB_BARRIER;
+            q->barrier = 1;
+            tell_submitter_locked(q, i);
+            queue_unlock(q);
+            break;
+        }
+        fd = input_open(j->name);
+        err = errno;
+        queue_lock(q);
+        q->claimed++;
+        if (fd < 0) {
+            queue_complete_locked(q, i, RESULT_OPEN_FAILED, err, NULL);
+        } else {
+            j->state = JOB_CLAIMED;
+            c->index = i;
+            c->fd = fd;
+            got = 1;
+        }
+        queue_unlock(q);
+    }
+    pthread_mutex_unlock(&q->open_lock);
+    return got;
+}

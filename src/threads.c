@@ -1,0 +1,43 @@
+/* sched_getaffinity is a GNU extension; the rest is POSIX. */
+#define _GNU_SOURCE
+#include "threads.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <unistd.h>
+
+#define STACK_SIZE ((size_t)256 << 10)
+
+int thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    sigset_t all, old;
+    int rc;
+
+    if (pthread_attr_init(&attr) != 0)
+        return -1;
+    pthread_attr_setstacksize(&attr, STACK_SIZE);
+    /* The new thread inherits this mask: signals such as SIGPIPE or SIGINT
+     * then go to the main thread, as in a single-threaded md5sum. */
+    sigfillset(&all);
+    sigdelset(&all, SIGBUS);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(t, &attr, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? 0 : -1;
+}
+
+unsigned cpus_available(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+#endif
+    {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        return n > 0 ? (unsigned)n : 1;
+    }
+}

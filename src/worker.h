@@ -1,0 +1,38 @@
+/* A worker: claims jobs from the queue in order, reads them and hashes them
+ * side by side in its own SIMD lanes, and completes them on the queue.
+ *
+ * A small regular file is read whole into the worker's arena and hashed in
+ * one chunk.  A larger one is a stream: mapped one window at a time, two
+ * windows ahead, the next one prepared (mapped and faulted in) on the I/O
+ * thread when there is one, so that the hashing thread runs MD5 alone.  A
+ * worker runs either on a thread of its own (worker_main) or, with one job,
+ * in the submitting thread, one step at a time (worker_step).
+ */
+#ifndef MD5SUM_WORKER_H
+#define MD5SUM_WORKER_H
+
+#include <stddef.h>
+
+#include "queue.h"
+
+/* Claimed jobs a worker holds at once: open streams and files read ahead. */
+#define WORKER_MAX_TASKS 128
+
+struct worker;
+
+/* A worker on Q holding at most MAX_STREAMS streams and an arena of about
+ * ARENA bytes (less if memory is short).  IO_THREAD: windows are prepared
+ * on the I/O thread (iothread.h), which must be running.  NULL if not even
+ * its smallest buffers can be had. */
+struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, int io_thread);
+void worker_free(struct worker *w);
+
+/* Claim what fits, run one round of the lanes, complete what ended.
+ * Returns 0 if there was nothing to do. */
+int worker_step(struct worker *w);
+
+/* A worker thread's body (ARG is the worker): steps, sleeping on the queue
+ * when idle, until the queue is closing and every job is claimed and done. */
+void *worker_main(void *arg);
+
+#endif
