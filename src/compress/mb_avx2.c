@@ -16,10 +16,10 @@
 #define INLINE static inline __attribute__((always_inline, target("avx2")))
 #include "mb_ymm.h"
 
-INLINE vec sub(vec x, vec y) { return _mm256_sub_epi32(x, y); }
-INLINE vec xor(vec x, vec y) { return _mm256_xor_si256(x, y); }
-INLINE vec and(vec x, vec y) { return _mm256_and_si256(x, y); }
-INLINE vec andn(vec x, vec y) { return _mm256_andnot_si256(x, y); } /* ~x & y */
+INLINE vec vsub(vec x, vec y) { return _mm256_sub_epi32(x, y); }
+INLINE vec vxor(vec x, vec y) { return _mm256_xor_si256(x, y); }
+INLINE vec vand(vec x, vec y) { return _mm256_and_si256(x, y); }
+INLINE vec vandn(vec x, vec y) { return _mm256_andnot_si256(x, y); } /* ~x & y */
 
 INLINE vec rotl(vec x, int s)
 {
@@ -42,31 +42,31 @@ INLINE vec rotl(vec x, int s)
 
 /* F = d ^ (b & (c ^ d)). */
 #define F1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), k32(K));                               \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
         PIN(t_);                                                                \
-        t_ = add(t_, xor(d[j], and(b[j], xor(c[j], d[j]))));                    \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vadd(t_, vxor(d[j], vand(b[j], vxor(c[j], d[j]))));                \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 /* G = (b & d) | (c & ~d): the halves share no bits, so add them, c & ~d early. */
 #define G1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), add(k32(K), andn(d[j], c[j])));        \
+        vec t_ = vadd(vadd(a[j], w[j][k]), vadd(k32(K), vandn(d[j], c[j])));    \
         PIN(t_);                                                                \
-        t_ = add(t_, and(b[j], d[j]));                                          \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vadd(t_, vand(b[j], d[j]));                                        \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 #define H1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), k32(K));                               \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
         PIN(t_);                                                                \
-        t_ = add(t_, xor(b[j], xor(c[j], d[j])));                               \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vadd(t_, vxor(b[j], vxor(c[j], d[j])));                            \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 /* I = c ^ (b | ~d) = ~(c ^ (~b & d)), and t + ~x = t - x - 1: the -1 joins
  * K and AVX2's andnot saves the NOT. */
 #define I1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), k32((K) - 1u));                        \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32((K) - 1u));                      \
         PIN(t_);                                                                \
-        t_ = sub(t_, xor(c[j], andn(b[j], d[j])));                              \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vsub(t_, vxor(c[j], vandn(b[j], d[j])));                           \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 #define F(a, b, c, d, k, K, s) EACH(F1, a, b, c, d, k, K, s);
 #define G(a, b, c, d, k, K, s) EACH(G1, a, b, c, d, k, K, s);

@@ -29,10 +29,10 @@
 #define EACH EACH4
 
 #define STEP1(j, tt, a, b, c, d, k, K, s) do {                                   \
-        vec t_ = add(add(a[j], w[j][k]), k32(K));                               \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
         PIN(t_);                                                                \
-        t_ = add(t_, _mm256_ternarylogic_epi32(b[j], c[j], d[j], tt));          \
-        a[j] = add(b[j], _mm256_rol_epi32(t_, s));                              \
+        t_ = vadd(t_, _mm256_ternarylogic_epi32(b[j], c[j], d[j], tt));         \
+        a[j] = vadd(b[j], _mm256_rol_epi32(t_, s));                             \
     } while (0)
 #define F(a, b, c, d, k, K, s) EACH(STEP1, TT_F, a, b, c, d, k, K, s);
 #define G(a, b, c, d, k, K, s) EACH(STEP1, TT_G, a, b, c, d, k, K, s);

@@ -10,7 +10,7 @@
 
 typedef __m256i vec;
 
-INLINE vec add(vec x, vec y) { return _mm256_add_epi32(x, y); }
+INLINE vec vadd(vec x, vec y) { return _mm256_add_epi32(x, y); }
 INLINE vec k32(uint32_t k) { return _mm256_set1_epi32((int)k); }
 
 INLINE __m128i load128(const unsigned char *p)
@@ -68,8 +68,8 @@ INLINE void next_block(vec w[16], const unsigned char *p[8], const size_t step[8
         a0[j] = a[j], b0[j] = b[j], c0[j] = c[j], d0[j] = d[j];                 \
     } while (0)
 #define ADD_BACK(j, unused) do {                                                 \
-        a[j] = add(a[j], a0[j]), b[j] = add(b[j], b0[j]);                       \
-        c[j] = add(c[j], c0[j]), d[j] = add(d[j], d0[j]);                       \
+        a[j] = vadd(a[j], a0[j]), b[j] = vadd(b[j], b0[j]);                     \
+        c[j] = vadd(c[j], c0[j]), d[j] = vadd(d[j], d0[j]);                     \
     } while (0)
 
 #endif
