@@ -16,6 +16,7 @@
 # pragma GCC optimize("no-schedule-insns")
 #endif
 #include "mb_impl.h"
+#include "md5_steps.h"
 
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 #include <arm_neon.h>
@@ -27,7 +28,7 @@ typedef uint32x4_t vec;
 /* The round constants, each repeated in 4 lanes, in step order: one LDR Q
  * per step serves every set. */
 #define KV(a, b, c, d, k, K, s) K, K, K, K,
-static const uint32_t kv[64 * 4] = {MD5_MB_STEPS(KV, KV, KV, KV)};
+static const uint32_t kv[64 * 4] = {MD5_STEPS(KV, KV, KV, KV, KV)};
 
 /* The early sum (all but the b-dependent term) must be formed first; an
  * empty asm stops the compiler from re-associating the additions. */
@@ -124,7 +125,7 @@ INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
         const uint32_t *kp = kv;
 
         EACH(NEXT_BLOCK, f);
-        MD5_MB_STEPS(F, G, H, I)
+        MD5_STEPS(F, G, H, I, I)
         EACH(ADD_BACK, 0);
     }
     EACH(STORE, l);

@@ -2,6 +2,8 @@
  * MB_SETS).  Included by mb_avx2.c and mb_avx512.c once they have defined
  * the round macros F, G, H, I and EACH for their instruction set, which this
  * body expands: a template by inclusion, so the loop is written once. */
+#include "md5_steps.h"
+
 INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
 {
     struct mb_frame f;
@@ -16,7 +18,7 @@ INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
     EACH(LOAD, l);
     for (n = nblocks; n > 0; n--) {
         EACH(NEXT_BLOCK, f);
-        MD5_MB_STEPS(F, G, H, I)
+        MD5_STEPS(F, G, H, I, I)
         EACH(ADD_BACK, 0);
     }
     EACH(STORE, l);
