@@ -37,7 +37,7 @@ INLINE vec rotl(vec x, int s)
 #define PIN(x) __asm__("" : "+x"(x))
 
 /* X(j, ...) for each register set j; SETS is a constant after inlining, so
- * the state arrays below become registers. */
+ * run's state arrays (mb_loop.h) become registers. */
 #define EACH(X, ...) do { X(0, __VA_ARGS__); if (SETS > 1) X(1, __VA_ARGS__); } while (0)
 
 /* F = d ^ (b & (c ^ d)). */
@@ -73,8 +73,8 @@ INLINE vec rotl(vec x, int s)
 #define H(a, b, c, d, k, K, s) EACH(H1, a, b, c, d, k, K, s);
 #define I(a, b, c, d, k, K, s) EACH(I1, a, b, c, d, k, K, s);
 
-#define MB_SETS 2
-#include "mb_ymm_run.h"
+#define MAX_SETS 2
+#include "mb_loop.h"
 
 __attribute__((target("avx2"))) void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks)
 {

@@ -39,8 +39,8 @@
 #define H(a, b, c, d, k, K, s) EACH(STEP1, TT_H, a, b, c, d, k, K, s);
 #define I(a, b, c, d, k, K, s) EACH(STEP1, TT_I, a, b, c, d, k, K, s);
 
-#define MB_SETS 4
-#include "mb_ymm_run.h"
+#define MAX_SETS 4
+#include "mb_loop.h"
 
 __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks)
 {
