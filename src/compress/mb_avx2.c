@@ -12,7 +12,7 @@
  */
 #include "mb_impl.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if MD5_MB_X86
 #define INLINE static inline __attribute__((always_inline, target("avx2")))
 #include "mb_ymm.h"
 
@@ -85,7 +85,4 @@ __attribute__((target("avx2"))) void md5_mb_avx2x16(struct md5_mb_lanes *l, size
 {
     run(l, nblocks, 2);
 }
-#else
-void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-#endif
+#endif /* MD5_MB_X86 */

@@ -13,7 +13,7 @@
  */
 #include "mb_impl.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if MD5_MB_X86
 #define INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx2")))
 #include "mb_ymm.h"
 
@@ -51,7 +51,4 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x32(struct md
 {
     run(l, nblocks, 4);
 }
-#else
-void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-#endif
+#endif /* MD5_MB_X86 */

@@ -18,7 +18,7 @@
 #include "mb_impl.h"
 #include "md5_steps.h"
 
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
+#if MD5_MB_NEON
 #include <arm_neon.h>
 
 #define INLINE static inline __attribute__((always_inline))
@@ -127,7 +127,4 @@ void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks)
 {
     run(l, nblocks, 4);
 }
-#else
-void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-#endif
+#endif /* MD5_MB_NEON */
