@@ -3,8 +3,8 @@
  * One step of one set is about ten dependent-ish vector ops (AVX2 has no
  * rotate and no three-input logic), so a single set is bound by the step's
  * latency; a second, independent set fills the gaps and the pair runs near
- * the vector ALUs' throughput.  Message words are transposed in registers
- * (16-byte loads, then unpacks): vpgatherdd is slower on every core we know.
+ * the vector ALUs' throughput.  The loads and transposes are mb_ymm.h's, the
+ * block loop mb_loop.h's.
  *
  * Only these functions are compiled for AVX2 (target attribute), so the rest
  * of the program runs anywhere; md5_mb_kernels lists them only when cpuid and
