@@ -30,11 +30,9 @@
  * addend is a register too: some cores fold add-immediate chains at rename. */
 #define PIN(x) __asm__ volatile("" : "+r"(x))
 
-typedef void compress_fn(uint32_t state[4], const unsigned char *p, size_t nblocks);
-
 static const struct subject {
     const char *name;
-    compress_fn *fn;
+    md5_compress_fn *fn;
 } subjects[] = {
     {"portable", md5_compress_portable},
     {"rfc1321", md5_compress_rfc1321},
@@ -71,7 +69,7 @@ static double chain_seconds(void)
 #undef ADD1
 }
 
-static double call_seconds(compress_fn *fn, uint32_t state[4], const unsigned char *buf)
+static double call_seconds(md5_compress_fn *fn, uint32_t state[4], const unsigned char *buf)
 {
     double t0 = now();
     fn(state, buf, BUF_BLOCKS);

@@ -55,14 +55,35 @@ const struct md5_mb_kernel *md5_mb_pick(unsigned busy);
 void md5_mb_set_lane(struct md5_mb_lanes *l, unsigned lane, const uint32_t state[4]);
 void md5_mb_get_lane(const struct md5_mb_lanes *l, unsigned lane, uint32_t state[4]);
 
-/* The kernels, each built on every target; a kernel whose instruction set the
- * compiler cannot target has an empty body and is never listed. */
+/* Which kernel families this target builds, tested by every file that
+ * defines, lists or tests a kernel: the x86 kernels need GCC or clang (target
+ * attributes, <cpuid.h>), NEON is baseline on little-endian AArch64.  A kernel
+ * file includes this header before its test, so where the test fails its
+ * translation unit still holds these declarations (ISO C forbids an empty
+ * one). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+# define MD5_MB_X86 1
+#else
+# define MD5_MB_X86 0
+#endif
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+# define MD5_MB_NEON 1
+#else
+# define MD5_MB_NEON 0
+#endif
+
+/* The kernels, each declared only where it is built: naming one elsewhere is
+ * a compile error, not a kernel that silently does nothing. */
 void md5_mb_scalar(struct md5_mb_lanes *l, size_t nblocks);
+#if MD5_MB_X86
 void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks);
+#endif
+#if MD5_MB_NEON
 void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks);
+#endif
 
 #endif

@@ -3,8 +3,8 @@
  * One step of one set is about ten dependent-ish vector ops (AVX2 has no
  * rotate and no three-input logic), so a single set is bound by the step's
  * latency; a second, independent set fills the gaps and the pair runs near
- * the vector ALUs' throughput.  Message words are transposed in registers
- * (16-byte loads, then unpacks): vpgatherdd is slower on every core we know.
+ * the vector ALUs' throughput.  The loads and transposes are mb_ymm.h's, the
+ * block loop mb_loop.h's.
  *
  * Only these functions are compiled for AVX2 (target attribute), so the rest
  * of the program runs anywhere; md5_mb_kernels lists them only when cpuid and
@@ -12,14 +12,14 @@
  */
 #include "mb_impl.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if MD5_MB_X86
 #define INLINE static inline __attribute__((always_inline, target("avx2")))
 #include "mb_ymm.h"
 
-INLINE vec sub(vec x, vec y) { return _mm256_sub_epi32(x, y); }
-INLINE vec xor(vec x, vec y) { return _mm256_xor_si256(x, y); }
-INLINE vec and(vec x, vec y) { return _mm256_and_si256(x, y); }
-INLINE vec andn(vec x, vec y) { return _mm256_andnot_si256(x, y); } /* ~x & y */
+INLINE vec vsub(vec x, vec y) { return _mm256_sub_epi32(x, y); }
+INLINE vec vxor(vec x, vec y) { return _mm256_xor_si256(x, y); }
+INLINE vec vand(vec x, vec y) { return _mm256_and_si256(x, y); }
+INLINE vec vandn(vec x, vec y) { return _mm256_andnot_si256(x, y); } /* ~x & y */
 
 INLINE vec rotl(vec x, int s)
 {
@@ -37,44 +37,44 @@ INLINE vec rotl(vec x, int s)
 #define PIN(x) __asm__("" : "+x"(x))
 
 /* X(j, ...) for each register set j; SETS is a constant after inlining, so
- * the state arrays below become registers. */
+ * run's state arrays (mb_loop.h) become registers. */
 #define EACH(X, ...) do { X(0, __VA_ARGS__); if (SETS > 1) X(1, __VA_ARGS__); } while (0)
 
 /* F = d ^ (b & (c ^ d)). */
 #define F1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), k32(K));                               \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
         PIN(t_);                                                                \
-        t_ = add(t_, xor(d[j], and(b[j], xor(c[j], d[j]))));                    \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vadd(t_, vxor(d[j], vand(b[j], vxor(c[j], d[j]))));                \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 /* G = (b & d) | (c & ~d): the halves share no bits, so add them, c & ~d early. */
 #define G1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), add(k32(K), andn(d[j], c[j])));        \
+        vec t_ = vadd(vadd(a[j], w[j][k]), vadd(k32(K), vandn(d[j], c[j])));    \
         PIN(t_);                                                                \
-        t_ = add(t_, and(b[j], d[j]));                                          \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vadd(t_, vand(b[j], d[j]));                                        \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 #define H1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), k32(K));                               \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
         PIN(t_);                                                                \
-        t_ = add(t_, xor(b[j], xor(c[j], d[j])));                               \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vadd(t_, vxor(b[j], vxor(c[j], d[j])));                            \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 /* I = c ^ (b | ~d) = ~(c ^ (~b & d)), and t + ~x = t - x - 1: the -1 joins
  * K and AVX2's andnot saves the NOT. */
 #define I1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = add(add(a[j], w[j][k]), k32((K) - 1u));                        \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32((K) - 1u));                      \
         PIN(t_);                                                                \
-        t_ = sub(t_, xor(c[j], andn(b[j], d[j])));                              \
-        a[j] = add(b[j], rotl(t_, s));                                          \
+        t_ = vsub(t_, vxor(c[j], vandn(b[j], d[j])));                           \
+        a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 #define F(a, b, c, d, k, K, s) EACH(F1, a, b, c, d, k, K, s);
 #define G(a, b, c, d, k, K, s) EACH(G1, a, b, c, d, k, K, s);
 #define H(a, b, c, d, k, K, s) EACH(H1, a, b, c, d, k, K, s);
 #define I(a, b, c, d, k, K, s) EACH(I1, a, b, c, d, k, K, s);
 
-#define MB_SETS 2
-#include "mb_ymm_run.h"
+#define MAX_SETS 2
+#include "mb_loop.h"
 
 __attribute__((target("avx2"))) void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks)
 {
@@ -85,7 +85,4 @@ __attribute__((target("avx2"))) void md5_mb_avx2x16(struct md5_mb_lanes *l, size
 {
     run(l, nblocks, 2);
 }
-#else
-void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-#endif
+#endif /* MD5_MB_X86 */

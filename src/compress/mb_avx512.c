@@ -13,7 +13,7 @@
  */
 #include "mb_impl.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if MD5_MB_X86
 #define INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx2")))
 #include "mb_ymm.h"
 
@@ -29,18 +29,18 @@
 #define EACH EACH4
 
 #define STEP1(j, tt, a, b, c, d, k, K, s) do {                                   \
-        vec t_ = add(add(a[j], w[j][k]), k32(K));                               \
+        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
         PIN(t_);                                                                \
-        t_ = add(t_, _mm256_ternarylogic_epi32(b[j], c[j], d[j], tt));          \
-        a[j] = add(b[j], _mm256_rol_epi32(t_, s));                              \
+        t_ = vadd(t_, _mm256_ternarylogic_epi32(b[j], c[j], d[j], tt));         \
+        a[j] = vadd(b[j], _mm256_rol_epi32(t_, s));                             \
     } while (0)
 #define F(a, b, c, d, k, K, s) EACH(STEP1, TT_F, a, b, c, d, k, K, s);
 #define G(a, b, c, d, k, K, s) EACH(STEP1, TT_G, a, b, c, d, k, K, s);
 #define H(a, b, c, d, k, K, s) EACH(STEP1, TT_H, a, b, c, d, k, K, s);
 #define I(a, b, c, d, k, K, s) EACH(STEP1, TT_I, a, b, c, d, k, K, s);
 
-#define MB_SETS 4
-#include "mb_ymm_run.h"
+#define MAX_SETS 4
+#include "mb_loop.h"
 
 __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks)
 {
@@ -51,7 +51,4 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x32(struct md
 {
     run(l, nblocks, 4);
 }
-#else
-void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-#endif
+#endif /* MD5_MB_X86 */

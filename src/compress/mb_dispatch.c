@@ -4,16 +4,8 @@
 
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if MD5_MB_X86
 # include <cpuid.h>
-# define MB_X86 1
-#else
-# define MB_X86 0
-#endif
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
-# define MB_NEON 1
-#else
-# define MB_NEON 0
 #endif
 
 const unsigned char md5_mb_zero_block[64];
@@ -23,18 +15,18 @@ const unsigned char md5_mb_zero_block[64];
  * on Zen 4 with make bench BENCH=lanes, NEON modelled for Neoverse N1 with
  * llvm-mca; see docs/MULTIBUFFER.md. */
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
-#if MB_X86
+#if MD5_MB_X86
 static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
 static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
 static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
 static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 2, md5_mb_avx2x8};
 #endif
-#if MB_NEON
+#if MD5_MB_NEON
 static const struct md5_mb_kernel k_neonx16 = {"neonx16", "neon", 16, 5, md5_mb_neonx16};
 static const struct md5_mb_kernel k_neonx8 = {"neonx8", "neon", 8, 3, md5_mb_neonx8};
 #endif
 
-#if MB_X86
+#if MD5_MB_X86
 static uint64_t xgetbv0(void)
 {
     uint32_t lo, hi;
@@ -71,7 +63,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
 
     if (table[0])
         return table;
-#if MB_X86
+#if MD5_MB_X86
     {
         int avx2, avx512;
 
@@ -86,7 +78,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         }
     }
 #endif
-#if MB_NEON
+#if MD5_MB_NEON
     list[n++] = &k_neonx16;
     list[n++] = &k_neonx8;
 #endif

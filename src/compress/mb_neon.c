@@ -16,18 +16,20 @@
 # pragma GCC optimize("no-schedule-insns")
 #endif
 #include "mb_impl.h"
+#include "md5_steps.h"
 
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
+#if MD5_MB_NEON
 #include <arm_neon.h>
 
 #define INLINE static inline __attribute__((always_inline))
 
 typedef uint32x4_t vec;
+#define VEC_LANES 4
 
 /* The round constants, each repeated in 4 lanes, in step order: one LDR Q
  * per step serves every set. */
 #define KV(a, b, c, d, k, K, s) K, K, K, K,
-static const uint32_t kv[64 * 4] = {MD5_MB_STEPS(KV, KV, KV, KV)};
+static const uint32_t kv[64 * 4] = {MD5_STEPS(KV, KV, KV, KV, KV)};
 
 /* The early sum (all but the b-dependent term) must be formed first; an
  * empty asm stops the compiler from re-associating the additions. */
@@ -92,6 +94,8 @@ INLINE void next_block(vec w[16], const unsigned char *p[4], const size_t step[4
 #define H(a, b, c, d, k, K, s) STEP(HH, a, b, c, d, k, s)
 #define I(a, b, c, d, k, K, s) STEP(II, a, b, c, d, k, s)
 
+/* Per register set J, for mb_loop.h: state in and out of the lanes, the next
+ * block's words, the feed-forward at the end of a block. */
 #define LOAD(j, l) do {                                                          \
         a[j] = vld1q_u32(&l->state[0][4 * j]), b[j] = vld1q_u32(&l->state[1][4 * j]); \
         c[j] = vld1q_u32(&l->state[2][4 * j]), d[j] = vld1q_u32(&l->state[3][4 * j]); \
@@ -108,28 +112,11 @@ INLINE void next_block(vec w[16], const unsigned char *p[4], const size_t step[4
         a[j] = vaddq_u32(a[j], a0[j]), b[j] = vaddq_u32(b[j], b0[j]);           \
         c[j] = vaddq_u32(c[j], c0[j]), d[j] = vaddq_u32(d[j], d0[j]);           \
     } while (0)
+/* kp: where STEP loads the next round constant; each block starts at kv. */
+#define BLOCK_LOCALS const uint32_t *kp = kv;
 
-INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
-{
-    struct mb_frame f;
-    vec a[4], b[4], c[4], d[4], a0[4], b0[4], c0[4], d0[4];
-    vec w[4][16];
-    size_t n;
-
-    if (nblocks == 0)
-        return;
-    mb_begin(&f, l, 4 * (unsigned)SETS);
-    EACH(LOAD, l);
-    for (n = nblocks; n > 0; n--) {
-        const uint32_t *kp = kv;
-
-        EACH(NEXT_BLOCK, f);
-        MD5_MB_STEPS(F, G, H, I)
-        EACH(ADD_BACK, 0);
-    }
-    EACH(STORE, l);
-    mb_end(&f, l, 4 * (unsigned)SETS, nblocks);
-}
+#define MAX_SETS 4
+#include "mb_loop.h"
 
 void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks)
 {
@@ -140,7 +127,4 @@ void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks)
 {
     run(l, nblocks, 4);
 }
-#else
-void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks) { (void)l, (void)nblocks; }
-#endif
+#endif /* MD5_MB_NEON */

@@ -1,16 +1,18 @@
 /* What the AVX2 and AVX-512 lane kernels share: 8 lanes per ymm register,
  * message words transposed in registers (16-byte loads, then unpacks;
- * vpgatherdd is slower on every core we know), and the per-set state moves of
- * the block loop.  Included by each kernel file after it defines INLINE with
- * its own target attribute. */
+ * vpgatherdd is slower on every core we know), and the per-set macros of the
+ * block loop (mb_loop.h).  Included by each kernel file after it defines
+ * INLINE with its own target attribute; the file then adds EACH, MAX_SETS
+ * and the round macros, and includes mb_loop.h. */
 #ifndef MD5_MB_YMM_H
 #define MD5_MB_YMM_H
 
 #include <immintrin.h>
 
 typedef __m256i vec;
+#define VEC_LANES 8
 
-INLINE vec add(vec x, vec y) { return _mm256_add_epi32(x, y); }
+INLINE vec vadd(vec x, vec y) { return _mm256_add_epi32(x, y); }
 INLINE vec k32(uint32_t k) { return _mm256_set1_epi32((int)k); }
 
 INLINE __m128i load128(const unsigned char *p)
@@ -49,8 +51,9 @@ INLINE void next_block(vec w[16], const unsigned char *p[8], const size_t step[8
         p[i] += step[i];
 }
 
-/* Per register set J of the block loop (run): state in and out of the
- * lanes, the next block's words, the feed-forward at the end of a block. */
+/* Per register set J, for mb_loop.h: state in and out of the lanes, the next
+ * block's words, the feed-forward at the end of a block.  The round
+ * constants are immediates (k32), so a block declares nothing. */
 #define LOAD(j, l) do {                                                          \
         a[j] = _mm256_loadu_si256((const vec *)(const void *)&l->state[0][8 * j]); \
         b[j] = _mm256_loadu_si256((const vec *)(const void *)&l->state[1][8 * j]); \
@@ -68,8 +71,9 @@ INLINE void next_block(vec w[16], const unsigned char *p[8], const size_t step[8
         a0[j] = a[j], b0[j] = b[j], c0[j] = c[j], d0[j] = d[j];                 \
     } while (0)
 #define ADD_BACK(j, unused) do {                                                 \
-        a[j] = add(a[j], a0[j]), b[j] = add(b[j], b0[j]);                       \
-        c[j] = add(c[j], c0[j]), d[j] = add(d[j], d0[j]);                       \
+        a[j] = vadd(a[j], a0[j]), b[j] = vadd(b[j], b0[j]);                     \
+        c[j] = vadd(c[j], c0[j]), d[j] = vadd(d[j], d0[j]);                     \
     } while (0)
+#define BLOCK_LOCALS
 
 #endif

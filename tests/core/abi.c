@@ -7,11 +7,9 @@
 #include "testlib.h"
 
 #if MD5_AARCH64_BUILT
-typedef void compress_fn(uint32_t state[4], const unsigned char *p, size_t nblocks);
-
-unsigned long abi_probe_aarch64(compress_fn *fn, uint32_t state[4], const unsigned char *p,
+unsigned long abi_probe_aarch64(md5_compress_fn *fn, uint32_t state[4], const unsigned char *p,
                                 size_t nblocks);
-void abi_clobber_aarch64(uint32_t state[4], const unsigned char *p, size_t nblocks);
+md5_compress_fn abi_clobber_aarch64;
 
 /* Bit n of a probe mask names register probe_names[n]. */
 static const char *const probe_names[] = {

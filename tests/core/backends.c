@@ -9,11 +9,9 @@
 #include "../../src/md5.h"
 #include "testlib.h"
 
-typedef void compress_fn(uint32_t state[4], const unsigned char *p, size_t nblocks);
-
 struct backend {
     const char *name;
-    compress_fn *fn;
+    md5_compress_fn *fn;
 };
 
 static const struct backend others[] = {
@@ -42,7 +40,7 @@ static void test_expected_core(void)
 }
 
 /* nblocks == 0 changes nothing; one call over n blocks equals n calls. */
-static void test_contract(compress_fn *fn, const char *name, const unsigned char *data)
+static void test_contract(md5_compress_fn *fn, const char *name, const unsigned char *data)
 {
     uint32_t s1[4], s2[4];
     uint64_t seed = 77;

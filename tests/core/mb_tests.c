@@ -237,6 +237,26 @@ static void test_pick(void)
     report(bad == 0, "mb: md5_mb_pick chooses scalar, narrow or widest kernels as documented");
 }
 
+/* The kernels offered match the families mb.h says this target builds, as
+ * far as the target alone decides: both NEON kernels wherever NEON is built
+ * (it is baseline), no x86 kernel where those are not, scalar last.  Which
+ * x86 kernels a CPU runs is for EXPECT_MB below. */
+static void test_target_families(void)
+{
+    const struct md5_mb_kernel *const *k = md5_mb_kernels();
+    unsigned neon = 0, x86 = 0;
+    size_t n;
+
+    for (n = 0; k[n]; n++) {
+        neon += strcmp(k[n]->isa, "neon") == 0;
+        x86 += strncmp(k[n]->isa, "avx", 3) == 0;
+    }
+    report(neon == (MD5_MB_NEON ? 2u : 0u) && (MD5_MB_X86 || x86 == 0) && n > 0 &&
+               strcmp(k[n - 1]->name, "scalar") == 0,
+           "mb: kernels offered match the families built (MD5_MB_X86 %d, MD5_MB_NEON %d)",
+           MD5_MB_X86, MD5_MB_NEON);
+}
+
 /* make check EXPECT_MB="avx2x16 ...": each named kernel must be available,
  * so a probe that silently falls back to scalar fails. */
 static void test_expected_kernels(void)
@@ -267,6 +287,7 @@ void mb_tests(const unsigned char *data, size_t len)
     const struct md5_mb_kernel *const *k;
 
     test_expected_kernels();
+    test_target_families();
     test_pick();
     for (k = md5_mb_kernels(); *k; k++) {
         test_contract(*k, data);

@@ -48,11 +48,9 @@ static const char *stage = "";
         }                                                                      \
     } while (0)
 
-typedef void compress_fn(uint32_t state[4], const unsigned char *p, size_t nblocks);
-
 static const struct {
     const char *name;
-    compress_fn *fn;
+    md5_compress_fn *fn;
 } block_functions[] = {
     {"portable", md5_compress_portable},
     {"rfc1321", md5_compress_rfc1321},
@@ -123,7 +121,7 @@ static void split_updates(const unsigned char *msg, size_t len, struct ctl *c,
 }
 
 /* MD5 with FN for the blocks and this file's own padding. */
-static void block_function(compress_fn *fn, const unsigned char *msg, size_t len,
+static void block_function(md5_compress_fn *fn, const unsigned char *msg, size_t len,
                            const unsigned char want[MD5_DIGEST_SIZE])
 {
     uint32_t st[4];

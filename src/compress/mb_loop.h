@@ -1,0 +1,81 @@
+/* The block loop of every SIMD lane kernel, written once: a template by
+ * inclusion.  A kernel file defines the pieces below for its instruction set,
+ * then includes this header, which defines
+ *     INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
+ * running SETS register sets of VEC_LANES lanes each.  Every caller passes a
+ * constant SETS, so after inlining the per-set arrays below are registers.
+ *
+ * The includer provides:
+ *   vec              a typedef: one vector of VEC_LANES 32-bit lanes;
+ *   VEC_LANES        lanes per vector;
+ *   MAX_SETS         the most register sets any caller passes as SETS;
+ *   INLINE           run's storage class and attributes (static inline,
+ *                    always_inline, and a target attribute where needed);
+ *   EACH(X, ...)     X(j, ...) for each register set j < SETS, one statement;
+ *   LOAD(j, l), STORE(j, l)  set j's state in from, and out to, the lanes;
+ *   NEXT_BLOCK(j, f) set j's next block into w[j] (from f.p, stepping by
+ *                    f.step), and its state into a0..d0 for the feed-forward;
+ *   ADD_BACK(j, unused)  the feed-forward at the end of a block;
+ *   BLOCK_LOCALS     declarations that open each block for the step macros
+ *                    (NEON: kp, its pointer into the round constants), or
+ *                    nothing;
+ *   F, G, H, I       the round macros MD5_STEPS (md5_steps.h) takes, each
+ *                    doing its step for every set.
+ * Those macros may use run's names: l, f (struct mb_frame), SETS, and the
+ * arrays a, b, c, d, a0, b0, c0, d0 (vec[MAX_SETS]) and w (vec[MAX_SETS][16]).
+ */
+#ifndef VEC_LANES
+# error "mb_loop.h: define VEC_LANES, the lanes per vector"
+#endif
+#ifndef MAX_SETS
+# error "mb_loop.h: define MAX_SETS, the most register sets run is called with"
+#endif
+#ifndef INLINE
+# error "mb_loop.h: define INLINE, run's storage class and attributes"
+#endif
+#ifndef EACH
+# error "mb_loop.h: define EACH(X, ...), X for each register set"
+#endif
+#ifndef LOAD
+# error "mb_loop.h: define LOAD(j, l), set j's state from the lanes"
+#endif
+#ifndef STORE
+# error "mb_loop.h: define STORE(j, l), set j's state to the lanes"
+#endif
+#ifndef NEXT_BLOCK
+# error "mb_loop.h: define NEXT_BLOCK(j, f), set j's next block and feed-forward copy"
+#endif
+#ifndef ADD_BACK
+# error "mb_loop.h: define ADD_BACK(j, unused), set j's feed-forward"
+#endif
+#ifndef BLOCK_LOCALS
+# error "mb_loop.h: define BLOCK_LOCALS, the step macros' per-block declarations (may be empty)"
+#endif
+#if !defined(F) || !defined(G) || !defined(H) || !defined(I)
+# error "mb_loop.h: define the round macros F, G, H and I"
+#endif
+
+#include "mb_impl.h"
+#include "md5_steps.h"
+
+INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
+{
+    struct mb_frame f;
+    vec a[MAX_SETS], b[MAX_SETS], c[MAX_SETS], d[MAX_SETS];
+    vec a0[MAX_SETS], b0[MAX_SETS], c0[MAX_SETS], d0[MAX_SETS];
+    vec w[MAX_SETS][16];
+    size_t n;
+
+    if (nblocks == 0)
+        return;
+    mb_begin(&f, l, VEC_LANES * (unsigned)SETS);
+    EACH(LOAD, l);
+    for (n = nblocks; n > 0; n--) {
+        BLOCK_LOCALS
+        EACH(NEXT_BLOCK, f);
+        MD5_STEPS(F, G, H, I, I)
+        EACH(ADD_BACK, 0);
+    }
+    EACH(STORE, l);
+    mb_end(&f, l, VEC_LANES * (unsigned)SETS, nblocks);
+}
