@@ -44,7 +44,7 @@ CLI_OBJ = $(B)/main.o $(B)/hash.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B
           $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/diag.o $(B)/xalloc.o \
           $(ENGINE_OBJ)
 # The engine: the ordered queue, the workers and their lanes, windows, threads.
-ENGINE_OBJ = $(B)/engine.o $(B)/queue.o $(B)/worker.o $(B)/stream.o $(B)/lanes.o $(B)/window.o \
+ENGINE_OBJ = $(B)/engine.o $(B)/queue.o $(B)/worker.o $(B)/stream.o $(B)/lanes.o \
           $(B)/iothread.o $(B)/threads.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/lanes_tests.o $(B)/lanes.o

@@ -22,7 +22,6 @@
 #include "queue.h"
 #include "threads.h"
 #include "verify.h"
-#include "window.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -93,7 +92,6 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
         pthread_mutex_init(&q.lock, NULL);
         pthread_mutex_init(&q.open_lock, NULL);
         pthread_cond_init(&q.head_cv, NULL);
-        bus_guard_install();
         initialised = 1;
     }
     emit_fn = emit;

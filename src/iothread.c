@@ -8,15 +8,28 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static struct io_request *first, *last;
-static int stopping;
+static int running, stopping;
 static pthread_t thread;
+
+/* The oldest request, taken off the queue (with the lock held), or NULL. */
+static struct io_request *take_locked(void)
+{
+    struct io_request *r = first;
+
+    if (r) {
+        first = r->next;
+        if (!first)
+            last = NULL;
+    }
+    return r;
+}
 
 static void *io_main(void *arg)
 {
     (void)arg;
     pthread_mutex_lock(&lock);
     for (;;) {
-        struct io_request *r = first;
+        struct io_request *r = take_locked();
 
         if (!r) {
             if (stopping)
@@ -24,9 +37,6 @@ static void *io_main(void *arg)
             pthread_cond_wait(&wake, &lock);
             continue;
         }
-        first = r->next;
-        if (!first)
-            last = NULL;
         pthread_mutex_unlock(&lock);
         r->run(r);
         pthread_mutex_lock(&lock);
@@ -38,11 +48,16 @@ static void *io_main(void *arg)
 int iothread_start(void)
 {
     stopping = 0;
-    return thread_start(&thread, io_main, NULL);
+    running = thread_start(&thread, io_main, NULL) == 0;
+    return running ? 0 : -1;
 }
 
 void iothread_submit(struct io_request *r)
 {
+    if (!running) {
+        r->run(r);
+        return;
+    }
     r->next = NULL;
     pthread_mutex_lock(&lock);
     if (last)
@@ -54,11 +69,26 @@ void iothread_submit(struct io_request *r)
     pthread_mutex_unlock(&lock);
 }
 
+int iothread_help(void)
+{
+    struct io_request *r;
+
+    pthread_mutex_lock(&lock);
+    r = take_locked();
+    pthread_mutex_unlock(&lock);
+    if (r)
+        r->run(r);
+    return r != NULL;
+}
+
 void iothread_stop(void)
 {
+    if (!running)
+        return;
     pthread_mutex_lock(&lock);
     stopping = 1;
     pthread_cond_signal(&wake);
     pthread_mutex_unlock(&lock);
     pthread_join(thread, NULL);
+    running = 0;
 }

@@ -1,18 +1,25 @@
-/* A large regular file hashed in a lane, one mapped window at a time.
+/* A large regular file hashed in a lane, one chunk at a time.
  *
- * Two windows are asked for ahead (struct slot); when the lane has used one
- * up, it is unmapped and the one after the next is asked for in its place,
- * on the I/O thread if there is one.  The result is always what read(2) to
- * the end of the file gives, as with GNU md5sum, even when the file changes:
- * a window the file no longer covers (a SIGBUS, or fstat after the window
- * showing a new end inside it) is read again with read(2) from its start,
- * and the last partial block and anything the file grew by are read too.
+ * Two chunk buffers are kept filled ahead with positioned reads (pread), on
+ * the I/O thread or on a hashing thread with nothing better to do: when the
+ * lane has used one up, the chunk after the next is asked for in its place.
+ * Chunks are 256 KiB, so that the chunks of every lane stay in cache until
+ * they are hashed; the disk still sees windows of 1 MiB, asked for ahead
+ * with POSIX_FADV_WILLNEED as a window begins.  The file is read to its end
+ * as read(2) would see it, as with GNU md5sum, even if it grows or shrinks
+ * meanwhile; the last chunk is padded in its buffer, so its lane's final
+ * state is the digest.
  */
 #ifndef MD5SUM_STREAM_H
 #define MD5SUM_STREAM_H
 
 #include "result.h"
 #include "task.h"
+
+#define STREAM_CHUNK ((size_t)256 << 10)
+#define STREAM_WINDOW ((off_t)1 << 20)
+/* A chunk buffer: a chunk, then room for its padding, 64-byte aligned. */
+#define STREAM_BUF ((STREAM_CHUNK + MD5_PAD_MAX + 63) & ~(size_t)63)
 
 struct outcome {
     enum result_status status;
@@ -21,28 +28,25 @@ struct outcome {
 };
 
 enum stream_step {
-    STREAM_WAITING,   /* its next window is not ready yet: the lane idles */
+    STREAM_WAITING,   /* its next chunk is not read yet: the lane idles */
     STREAM_RUNNING,   /* its lane has blocks */
     STREAM_DONE       /* finished: OUT set, out of its lane, fd closed */
 };
 
-/* Start T (claimed, open, larger than a small file) as a stream: its first
- * windows are asked for.  T is not in a lane yet. */
-void stream_start(struct worker_io *io, struct task *t);
+/* Start T (claimed, open, larger than a small file) as a stream reading
+ * through the two STREAM_BUF buffers at BUF: its first chunks are asked
+ * for.  T is not in a lane yet. */
+void stream_start(struct worker_io *io, struct task *t, unsigned char *buf);
 
-/* T, in a lane with no blocks, gets its next window if that is ready. */
+/* T, in a lane with no blocks, gets its next chunk if that is read. */
 enum stream_step stream_feed(struct worker_io *io, struct lanes *s, struct task *t,
                              struct outcome *out);
 
-/* T has used up its window's blocks. */
-enum stream_step stream_window_done(struct worker_io *io, struct lanes *s, struct task *t,
-                                    struct outcome *out);
+/* T has used up its chunk's blocks. */
+enum stream_step stream_chunk_done(struct worker_io *io, struct lanes *s, struct task *t,
+                                   struct outcome *out);
 
-/* A kernel faulted (SIGBUS) at ADDR in T's window, during a round whose
- * effects were lost: finish T by read(2) from where it was. */
-void stream_fault(struct worker_io *io, struct lanes *s, struct task *t, struct outcome *out);
-
-/* Does ADDR lie in the window T is hashing? */
-int stream_holds(const struct task *t, const void *addr);
+/* Could stream_feed do anything for T now?  With the queue's lock held. */
+int stream_ready_locked(const struct task *t);
 
 #endif

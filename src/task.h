@@ -10,7 +10,6 @@
 #include "iothread.h"
 #include "lanes.h"
 #include "queue.h"
-#include "window.h"
 
 
 enum task_kind {
@@ -21,22 +20,22 @@ enum task_kind {
 
 enum slot_state {
     SLOT_IDLE,      /* nothing asked */
-    SLOT_PENDING,   /* being prepared */
-    SLOT_READY,     /* its window is mapped (len 0: the file's end) */
-    SLOT_FAILED     /* mapping or faulting it in failed: read from its off */
+    SLOT_PENDING,   /* being read */
+    SLOT_READY,     /* read: GOT bytes, FINAL if the file ends there */
+    SLOT_FAILED     /* the read failed with ERR */
 };
 
 struct task;
 
-/* One of a stream's two windows.  Prepared by prepare_slot, on the I/O
- * thread or at once; STATE is guarded by the queue's lock. */
+/* One of a stream's two chunk buffers, filled by read_slot on whichever
+ * thread takes the request.  STATE is guarded by the queue's lock. */
 struct slot {
-    struct io_request req;   /* first: the I/O thread hands it back */
+    struct io_request req;   /* first: the request hands it back */
     struct task *task;
-    struct window win;       /* the window asked for, once READY */
-    struct window old;       /* a used window to unmap first */
-    off_t off;
-    size_t len;
+    unsigned char *buf;      /* STREAM_CHUNK bytes, and room for the padding */
+    off_t off;               /* where the chunk starts in the file */
+    size_t got;
+    int final, err;
     enum slot_state state;
 };
 
@@ -53,9 +52,9 @@ struct task {
     struct task *next_ready; /* the list of tasks waiting for a lane */
     /* TASK_STREAM */
     struct slot slot[2];
+    unsigned bufs;           /* its pair of chunk buffers in the worker's */
     unsigned cur;            /* the slot being hashed */
-    off_t next_off;          /* where the next window to ask for starts */
-    uint32_t win_state[4];   /* the chaining state at the current window's start */
+    off_t next_off;          /* where the next chunk to ask for starts */
 };
 
 /* The parts of struct worker that stream.c uses. */
@@ -63,7 +62,7 @@ struct worker_io {
     struct queue *q;
     pthread_cond_t *wake;          /* the worker's own wake-up */
     int io_thread;                 /* windows prepared on the I/O thread */
-    unsigned char *buf;            /* for read(2) fallbacks */
+    unsigned char *buf;            /* for a small file that grew */
     size_t buf_len;
 };
 

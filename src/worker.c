@@ -1,7 +1,6 @@
 #include "worker.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,12 +21,15 @@ struct worker {
     struct worker_io io;
     struct waiter wait;
     struct lanes lanes;
-    struct bus_guard guard;
     struct task task[WORKER_MAX_TASKS];
     struct task *free_tasks;             /* linked by next_ready */
     struct task *ready, **ready_end;     /* claimed, waiting for a lane */
     struct task *pending;                /* a small file waiting for arena room */
     unsigned n_tasks, n_streams, max_streams;
+    /* Two chunk buffers for each stream; free_bufs[0 .. n_free_bufs) are
+     * the free pairs. */
+    unsigned char *stream_bufs;
+    unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
     /* Whole small files with room for their padding, 64-byte aligned so
      * lanes load whole cache lines; emptied when the last one is hashed. */
     unsigned char *arena;
@@ -70,8 +72,19 @@ struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, i
     w->arena = alloc_down(&w->arena_cap, (size_t)64 << 10);
     /* A small file takes at most a quarter of the arena. */
     w->small_max = w->arena_cap / 4 < SMALL_MAX ? w->arena_cap / 4 : SMALL_MAX;
-    w->max_streams = max_streams ? max_streams : 1;
     lanes_init(&w->lanes, MD5_MB_MAX_LANES);
+    /* Not more streams than lanes: a stream holds its lane to its end. */
+    if (max_streams > w->lanes.cap)
+        max_streams = w->lanes.cap;
+    for (; max_streams > 0 && !w->stream_bufs; max_streams /= 2)
+        w->stream_bufs = malloc(2 * STREAM_BUF * max_streams);
+    if (!w->stream_bufs) {
+        worker_free(w);
+        return NULL;
+    }
+    w->max_streams = w->n_free_bufs = max_streams;
+    for (i = 0; i < max_streams; i++)
+        w->free_bufs[i] = i;
     w->ready_end = &w->ready;
     for (i = WORKER_MAX_TASKS; i-- > 0;) {
         w->task[i].io = &w->io;
@@ -84,6 +97,7 @@ struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, i
 void worker_free(struct worker *w)
 {
     pthread_cond_destroy(&w->wait.cv);
+    free(w->stream_bufs);
     free(w->arena);
     free(w->io.buf);
     free(w);
@@ -103,8 +117,10 @@ static void finish(struct worker *w, struct task *t, const struct outcome *out)
 
     d->job = t->job;
     d->out = *out;
-    if (t->kind == TASK_STREAM)
+    if (t->kind == TASK_STREAM) {
         w->n_streams--;
+        w->free_bufs[w->n_free_bufs++] = t->bufs;
+    }
     t->kind = TASK_FREE;
     t->next_ready = w->free_tasks;
     w->free_tasks = t;
@@ -210,7 +226,8 @@ static void take(struct worker *w, const struct claim *c)
         read_small(w, t);
     } else {
         w->n_streams++;
-        stream_start(&w->io, t);
+        t->bufs = w->free_bufs[--w->n_free_bufs];
+        stream_start(&w->io, t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
         make_ready(w, t);
     }
 }
@@ -284,36 +301,17 @@ static void chunk_ended(struct worker *w, struct task *t)
         out.status = RESULT_OK;
         arena_release(w);
         finish(w, t, &out);
-    } else if (stream_window_done(&w->io, &w->lanes, t, &out) == STREAM_DONE) {
+    } else if (stream_chunk_done(&w->io, &w->lanes, t, &out) == STREAM_DONE) {
         finish(w, t, &out);
     }
 }
 
-/* One round of the lanes, under the SIGBUS guard. */
+/* One round of the lanes. */
 static void run_round(struct worker *w)
 {
     struct lane_task *ended[MD5_MB_MAX_LANES];
-    unsigned n, i;
+    unsigned n = lanes_run(&w->lanes, ended), i;
 
-    if (sigsetjmp(w->guard.env, 1) != 0) {
-        /* A stream's file shrank under its window: the round is lost, the
-         * lanes are as they were before it. */
-        for (i = 0; i < w->lanes.used; i++) {
-            struct task *t = (struct task *)(void *)w->lanes.task[i];
-            struct outcome out;
-
-            if (stream_holds(t, w->guard.fault)) {
-                stream_fault(&w->io, &w->lanes, t, &out);
-                finish(w, t, &out);
-                return;
-            }
-        }
-        signal(SIGBUS, SIG_DFL);   /* not ours: a real fault */
-        raise(SIGBUS);
-    }
-    bus_guard_arm(&w->guard);
-    n = lanes_run(&w->lanes, ended);
-    bus_guard_disarm();
     for (i = 0; i < n; i++)
         chunk_ended(w, (struct task *)(void *)ended[i]);
 }
@@ -355,7 +353,7 @@ static int has_work_locked(struct worker *w)
     for (i = 0; i < w->lanes.used; i++) {
         const struct task *t = (const struct task *)(const void *)w->lanes.task[i];
 
-        if (t->lt.blocks > 0 || t->slot[t->cur].state != SLOT_PENDING)
+        if (t->lt.blocks > 0 || stream_ready_locked(t))
             return 1;
     }
     if (w->ready && lanes_free(&w->lanes) > 0)
@@ -370,7 +368,8 @@ void *worker_main(void *arg)
     struct queue *q = w->io.q;
 
     for (;;) {
-        if (worker_step(w))
+        /* Nothing to hash: read for any worker, this one included. */
+        if (worker_step(w) || iothread_help())
             continue;
         queue_lock(q);
         if (!has_work_locked(w)) {

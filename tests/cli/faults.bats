@@ -26,34 +26,26 @@ garbage() {
 }
 
 # wait_for_pos PID FILE OFFSET: wait until process PID has FILE open and has
-# read past OFFSET: the "pos:" of /proc/PID/fdinfo for a reader, or the
-# offset of its mapping of FILE in /proc/PID/maps for one that maps the file
-# in windows (ours does, for large files); both are the host's under qemu-user
-# and valgrind.  Prints "caught" or "missed", so a missed moment shows in the
-# compared output.  No command runs in the loop: it must see the position
-# while the reader is mid-file.
+# read more than OFFSET bytes in all: "rchar" of /proc/PID/io, which counts
+# read(2) and pread(2) alike (GNU reads, ours reads at offsets) and is the
+# host's under qemu-user and valgrind.  Prints "caught" or "missed", so a
+# missed moment shows in the compared output.  No command runs in the loop:
+# it must see the position while the reader is mid-file.
 wait_for_pos() {
-    local pid=$1 file=$2 min=$3 fd='' f k v i range perms off dev inode path
+    local pid=$1 file=$2 min=$3 open='' f k v i
     for ((i = 0; i < 2000000; i++)); do
-        if [ -z "$fd" ]; then
+        if [ -z "$open" ]; then
             for f in /proc/"$pid"/fd/*; do
-                if [ "$f" -ef "$file" ]; then fd=${f##*/}; break; fi
+                if [ "$f" -ef "$file" ]; then open=1; break; fi
             done
         fi
-        # The first line of fdinfo is "pos:<TAB>OFFSET".
-        if [ -n "$fd" ] && read -r k v < /proc/"$pid"/fdinfo/"$fd" 2>/dev/null &&
-                [ "$k" = pos: ] && [ "${v:-0}" -ge "$min" ]; then
-            echo caught
-            return 0
-        fi
-        # A maps line: "START-END PERMS OFFSET DEV INODE PATH", OFFSET in hex.
-        if [ -n "$fd" ]; then
-            while read -r range perms off dev inode path; do
-                if [ -n "$path" ] && [ "$path" -ef "$file" ] && [ $((16#$off)) -ge "$min" ]; then
+        if [ -n "$open" ]; then
+            while read -r k v; do
+                if [ "$k" = rchar: ] && [ "$v" -ge "$min" ]; then
                     echo caught
                     return 0
                 fi
-            done < /proc/"$pid"/maps 2>/dev/null
+            done < /proc/"$pid"/io 2>/dev/null
         fi
         kill -0 "$pid" 2>/dev/null || break
     done

@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
-# Files that shrink or grow while md5sum hashes them through mmap: the result
-# is the digest of the bytes read(2) would give, that is GNU md5sum's digest of
-# the file as it ends up, and the next operand is still hashed.  The change is
-# made at a known point by tests/fault/resize_preload.c, just before the first
-# mmap of a file (files over 2 MiB are mapped).
+# Files that shrink or grow while md5sum reads them: the result is the digest
+# of the bytes read(2) gives, that is GNU md5sum's digest of the file as it
+# ends up, and the next operand is still hashed.  The change is made at a
+# known point by tests/fault/resize_preload.c: just before the first read at
+# or past a given offset (files over 1 MiB are read in 256 KiB chunks, two
+# ahead, by whichever thread is free).
 load '../helpers'
 
 setup_resize() {
@@ -14,42 +15,54 @@ setup_resize() {
     head -c 1048576 /dev/urandom > chunk
 }
 
-# resize SIZE NEWSIZE: a SIZE-byte file f that becomes NEWSIZE bytes while ours
-# hashes it; compare with GNU's output for the file as it ends up.
+# resize SIZE AT NEWSIZE [OPTIONS]: a SIZE-byte file f that becomes NEWSIZE
+# bytes when ours first reads it at offset AT or later (NEWSIZE >= AT, so
+# nothing read so far is cut off); compare with GNU's output for the file as
+# it ends up.
 resize() {
     head -c "$1" /dev/zero | tr '\0' x > f
     cat chunk >> f; truncate -s "$1" f
     printf abc > g
-    RESIZE_PATH=f RESIZE_TO=$2 LD_PRELOAD=$PRELOAD "$MD5SUM" f g > ours.out 2> ours.err
+    RESIZE_PATH=f RESIZE_AT=$2 RESIZE_TO=$3 LD_PRELOAD=$PRELOAD "$MD5SUM" ${4:-} f g > ours.out 2> ours.err
     echo "exit $?" >> ours.err
-    [ "$(stat -c %s f)" -eq "$2" ]
+    [ "$(stat -c %s f)" -eq "$3" ]
     "$GNU_MD5SUM" f g > gnu.out 2> gnu.err
     echo "exit $?" >> gnu.err
     diff gnu.out ours.out
     diff gnu.err ours.err
 }
 
-@test "a mapped file that shrinks to inside the first window" {
+@test "a large file that shrinks before its first chunk is read" {
     setup_resize
-    resize 5242993 3145828
+    resize 5242993 0 3145828
 }
 
-@test "a mapped file that shrinks inside its last page (no SIGBUS there)" {
+@test "a large file that shrinks to nothing" {
     setup_resize
-    resize 5242993 5242930
+    resize 5242993 0 0
 }
 
-@test "a mapped file that shrinks to nothing" {
+@test "a large file that shrinks inside a chunk it has not read yet" {
     setup_resize
-    resize 5242993 0
+    resize 5242993 1048576 1300000
 }
 
-@test "a mapped file that shrinks into its second window" {
+@test "a large file that shrinks to a chunk boundary" {
     setup_resize
-    resize 20971520 10485767
+    resize 20971520 2097152 10485760
 }
 
-@test "a mapped file that grows: the appended bytes are hashed too" {
+@test "a large file that grows: the appended bytes are hashed too" {
     setup_resize
-    resize 5242880 7340037
+    resize 5242880 4194304 7340037
+}
+
+@test "a large file that grows, on one thread" {
+    setup_resize
+    resize 5242880 4194304 7340037 -j1
+}
+
+@test "a large file that shrinks, on one thread" {
+    setup_resize
+    resize 5242993 1048576 1300000 -j1
 }

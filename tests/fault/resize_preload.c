@@ -1,39 +1,52 @@
-/* LD_PRELOAD fault injector for the tests: just before the program's first
- * mmap(2) of a file, the file named by $RESIZE_PATH is truncated or extended
- * to $RESIZE_TO bytes.  The file then shrinks or grows at a known point while
- * md5sum hashes it through mmap, and the result can be compared with GNU
+/* LD_PRELOAD fault injector for tests/cli/resize.bats: just before the
+ * program's first read of the file named by $RESIZE_PATH at an offset of
+ * $RESIZE_AT bytes or more (read(2) or pread(2), from any thread), the file
+ * is truncated or extended to $RESIZE_TO bytes.  The file then changes at a
+ * known point of its reading, and the result can be compared with GNU
  * md5sum's digest of the file as it ends up. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
-#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
-typedef void *mmap_fn(void *, size_t, int, int, int, off64_t);
+typedef ssize_t pread_fn(int, void *, size_t, off64_t);
+typedef ssize_t read_fn(int, void *, size_t);
 
-/* With _FILE_OFFSET_BITS=64 the program calls mmap64; catch both names. */
-static void *resize_then_map(const char *name, void *addr, size_t len, int prot,
-                             int flags, int fd, off64_t off)
+static int done;
+
+/* Resize now if FD is the file, AT is far enough, and it was not done. */
+static void maybe_resize(int fd, off64_t at)
 {
-    static int done;
-    const char *path = getenv("RESIZE_PATH"), *to = getenv("RESIZE_TO");
-    mmap_fn *real = (mmap_fn *)dlsym(RTLD_NEXT, name);
+    const char *path = getenv("RESIZE_PATH"), *to = getenv("RESIZE_TO"),
+               *from = getenv("RESIZE_AT");
+    struct stat a, b;
 
-    if (!done && fd >= 0 && path && to) {
-        done = 1;
-        if (truncate(path, (off_t)strtoll(to, NULL, 10)) != 0)
-            abort();
-    }
-    return real(addr, len, prot, flags, fd, off);
+    if (__atomic_load_n(&done, __ATOMIC_SEQ_CST) || !path || !to || !from ||
+        at < (off64_t)strtoll(from, NULL, 10) || fstat(fd, &a) != 0 ||
+        stat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return;
+    if (__atomic_exchange_n(&done, 1, __ATOMIC_SEQ_CST) == 0 &&
+        truncate(path, (off_t)strtoll(to, NULL, 10)) != 0)
+        abort();
 }
 
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-    return resize_then_map("mmap", addr, len, prot, flags, fd, off);
+    maybe_resize(fd, off);
+    return ((pread_fn *)dlsym(RTLD_NEXT, "pread"))(fd, buf, n, off);
 }
 
-void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+/* With _FILE_OFFSET_BITS=64 the program calls pread64. */
+ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
-    return resize_then_map("mmap64", addr, len, prot, flags, fd, off);
+    maybe_resize(fd, off);
+    return ((pread_fn *)dlsym(RTLD_NEXT, "pread64"))(fd, buf, n, off);
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+    maybe_resize(fd, lseek64(fd, 0, SEEK_CUR));
+    return ((read_fn *)dlsym(RTLD_NEXT, "read"))(fd, buf, n);
 }
