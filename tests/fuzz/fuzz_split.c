@@ -8,7 +8,7 @@
  *   - md5.c over the message in pieces, each piece in its own buffer that
  *     ends exactly where the piece does, at offsets 0..15;
  *   - every block function (portable, the textbook RFC 1321 one from
- *     scripts/bench, aarch64 where built) with the padding done here, so
+ *     tests/ref, aarch64 where built) with the padding done here, so
  *     neither md5.c nor the tuned core is its own oracle;
  *   - every lane kernel of md5_mb_kernels(): lane L hashes the message from
  *     byte L * STRIDE on (STRIDE 0: every lane the same message), some lanes
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../scripts/bench/md5_rfc1321.h"
+#include "../ref/md5_rfc1321.h"
 #include "../../src/compress/compress.h"
 #include "../../src/compress/mb.h"
 #include "../../src/batch.h"

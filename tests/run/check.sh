@@ -17,14 +17,14 @@ set -u
 B=${B:-build}
 MAKE=${MAKE:-make}
 LEGS=${LEGS:-build native aarch64 s390x i686}
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 
 note() { echo "$*" | tee -a "$results"; }
 
 core_tests() { # BUILD_DIR WRAPPER
-    if EXEC_WRAPPER=$2 scripts/gen-vectors.sh "$1/md5test" "$1/vectors" "$1/vectors.txt"; then
+    if EXEC_WRAPPER=$2 tests/run/gen-vectors.sh "$1/md5test" "$1/vectors" "$1/vectors.txt"; then
         # shellcheck disable=SC2086  # the wrapper is a command line
         $2 "$1/md5test" check "$1/vectors" "$1/vectors.txt" > "$1/core.tap"
         rc=$?
@@ -58,7 +58,7 @@ cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE [QEMU-ARGS]
         if [ "${REQUIRE_CROSS:-0}" = 1 ]; then
             note "not ok - $1 leg not run: $2 or $3 is missing"
         else
-            echo "# SKIP $1 leg: $2 or $3 is missing (see scripts/install-deps.sh)"
+            echo "# SKIP $1 leg: $2 or $3 is missing (see tools/install-deps.sh)"
         fi
         return
     fi
@@ -86,13 +86,13 @@ be_locale() { # DIR
 want() { case " $LEGS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if want aarch64 || want s390x || want i686; then
-    scripts/install-deps.sh cross || true
+    tools/install-deps.sh cross || true
 else
-    scripts/install-deps.sh || true
+    tools/install-deps.sh || true
 fi
 if want build; then
     echo "# ===== build, man page, install ====="
-    scripts/check-build.sh 2>&1 | tee -a "$results"
+    tests/run/check-build.sh 2>&1 | tee -a "$results"
 fi
 if want native; then
     if [ "${SANITIZE:-}" = 1 ]; then

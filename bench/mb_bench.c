@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../src/compress/mb.h"
+#include "../src/compress/mb.h"
 
 #define BLOCKS 128 /* 8 KiB per lane per call: 256 KiB for 32 lanes, in L2 */
 #define CHAIN 20000000UL

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../src/compress/compress.h"
-#include "md5_rfc1321.h"
+#include "../src/compress/compress.h"
+#include "../tests/ref/md5_rfc1321.h"
 
 #define BUF_BLOCKS 1024          /* 64 KiB: stays in L2, about 300k cycles */
 #define SAMPLES_PER_ROUND 100
