@@ -2,7 +2,8 @@
 # check.sh: every test layer, then one "N passed, N failed" line.
 #   0. the build: -Werror with gcc and clang, man page lint, install
 #   1. core tests (tests/core, C) of the build in $B
-#   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance)
+#   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance);
+#      a driver or bats run that stops early (status, TAP plan) is a failure
 #   3. the same two layers for cross builds run under qemu-user, when the
 #      cross compiler and qemu are present or can be installed: aarch64 (the
 #      assembly core), s390x (big-endian) and i686 (32-bit), each built with
@@ -43,7 +44,24 @@ cli_tests() { # BUILD_DIR WRAPPER
         echo "not ok - CLI tests not run: bats is missing (apt-get install bats bats-assert bats-support)"
         return
     fi
-    MD5SUM=$1/md5sum EXEC_WRAPPER=$2 bats --tap tests/cli tests/conformance
+    # Streamed through tee for progress; the status is kept in a file, since
+    # a pipeline's status is its last command's.
+    { MD5SUM=$1/md5sum EXEC_WRAPPER=$2 bats --tap tests/cli tests/conformance
+      echo $? > "$1/cli.rc"; } | tee "$1/cli.tap"
+    rc=$(cat "$1/cli.rc")
+    # A test file that crashes or stops early loses its remaining tests
+    # without a "not ok": compare the plan with the results seen, and bats'
+    # status with what the lines say.
+    plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$1/cli.tap" | head -n 1)
+    seen=$(grep -cE '^(not )?ok ' "$1/cli.tap")
+    if [ -z "$plan" ]; then
+        echo "not ok - CLI tests: bats printed no plan (status $rc)"
+    elif [ "$plan" != "$seen" ]; then
+        echo "not ok - CLI tests: bats planned $plan tests and reported $seen"
+    fi
+    if [ "$rc" != 0 ] && ! grep -q '^not ok' "$1/cli.tap"; then
+        echo "not ok - CLI tests: bats ended with status $rc before reporting a failure"
+    fi
 }
 
 leg() { # NAME BUILD_DIR WRAPPER
