@@ -48,7 +48,7 @@ cc_label() {
 build_blockbench() {
     # shellcheck disable=SC2086  # CFLAGS is a word list
     "$1" -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic $CFLAGS \
-        -o "$out/blockbench-$1" bench/blockbench.c tests/ref/md5_rfc1321.c \
+        -o "$out/blockbench-$1" bench/blockbench.c bench/clock.c tests/ref/md5_rfc1321.c \
         src/compress/md5_portable.c
 }
 
