@@ -6,7 +6,7 @@
 #   make B=DIR CC=...       build out of tree (cross builds use this)
 #   make install / uninstall  (PREFIX, BINDIR, MANDIR, DESTDIR)
 #   make bench              performance figures (bench/bench.sh; not a test)
-#   make check SANITIZE=1   every test with ASan and UBSan (native build in build-san)
+#   make check SANITIZE=1   the native leg with ASan and UBSan (built in build-san)
 #   make fuzz FUZZ_SECONDS=N  build the libFuzzer targets, run each N seconds
 #   make check-valgrind     the CLI tests with every md5sum run under valgrind
 #   make lint               cppcheck and clang-tidy (tools/lint.sh)
@@ -18,6 +18,8 @@ MANDIR ?= $(PREFIX)/share/man
 INSTALL ?= install
 # SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer in every C object
 # and link, in a tree of its own (make does not rebuild objects for new flags).
+# make check then runs the native leg on that build; the build checks and the
+# cross legs stay plain (see tests/run/check.sh).
 # SANITIZE=fuzzer, set by tests/run/fuzz.sh: the same plus libFuzzer coverage.
 SAN_COMMON = -fno-omit-frame-pointer -fno-sanitize-recover=all
 ifeq ($(SANITIZE),1)
