@@ -10,22 +10,26 @@
 #         (b) src/compress/md5_portable.c, $GCC -O2
 #         (c) src/compress/md5_portable.c, $CLANG -O2 --target=aarch64-linux-gnu
 #         (d) tests/ref/md5_rfc1321.c (plain RFC 1321), $GCC -O2
-# Environment: TOOLS (directory of mca.sh and icount.sh; default
-# /work/shared/tools), GCC (aarch64-linux-gnu-gcc), CLANG (clang-19),
+# Environment: TOOLS (directory of mca.sh and icount.sh; default ../shared/tools
+# next to the project root: the team's shared tools, not in this repository),
+# GCC (aarch64-linux-gnu-gcc), CLANG (clang-19),
 # CPUS ("neoverse-n1 neoverse-v1 cortex-a72"), QEMU, MCA, OBJDUMP (passed on).
+# mca.sh OBJ SYM prints llvm-mca's steady-state cycles per iteration of SYM's
+# loop for each CPU model in MCA_CPUS; icount.sh BIN SYM N counts the
+# instructions qemu-aarch64 executes inside SYM when BIN runs with argument N.
 #
 # Instructions per block = (count over 2N blocks - count over N blocks) / N,
 # counted by icount.sh over the function's whole symbol range, so the call
 # overhead cancels and the figure is exact.
 set -euo pipefail
 
-TOOLS=${TOOLS:-/work/shared/tools}
+root=$(cd "$(dirname "$0")/.." && pwd)
+TOOLS=${TOOLS:-$root/../shared/tools}
 GCC=${GCC:-aarch64-linux-gnu-gcc}
 CLANG=${CLANG:-clang-19}
 CPUS=${CPUS:-neoverse-n1 neoverse-v1 cortex-a72}
 N=100
 export MCA=${MCA:-llvm-mca-19}
-root=$(cd "$(dirname "$0")/.." && pwd)
 for t in "$TOOLS/mca.sh" "$TOOLS/icount.sh"; do
     [ -x "$t" ] || { echo "mca-report.sh: $t not found (set TOOLS=)" >&2; exit 2; }
 done
