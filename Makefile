@@ -1,15 +1,15 @@
 # md5sum: a drop-in GNU md5sum with a fast MD5 core.  See README.md.
 #
 #   make                    build build/md5sum
-#   make check              build and run every test layer (scripts/check.sh)
+#   make check              build and run every test layer (tests/run/check.sh)
 #   make IMPL=portable      force the portable C core on every target
 #   make B=DIR CC=...       build out of tree (cross builds use this)
 #   make install / uninstall  (PREFIX, BINDIR, MANDIR, DESTDIR)
-#   make bench              performance figures (scripts/bench.sh; not a test)
-#   make check SANITIZE=1   every test with ASan and UBSan (native build in build-san)
+#   make bench              performance figures (bench/bench.sh; not a test)
+#   make check SANITIZE=1   the native leg with ASan and UBSan (built in build-san)
 #   make fuzz FUZZ_SECONDS=N  build the libFuzzer targets, run each N seconds
 #   make check-valgrind     the CLI tests with every md5sum run under valgrind
-#   make lint               cppcheck and clang-tidy (scripts/lint.sh)
+#   make lint               cppcheck and clang-tidy (tools/lint.sh)
 
 CFLAGS ?= -O2
 PREFIX ?= /usr/local
@@ -18,7 +18,9 @@ MANDIR ?= $(PREFIX)/share/man
 INSTALL ?= install
 # SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer in every C object
 # and link, in a tree of its own (make does not rebuild objects for new flags).
-# SANITIZE=fuzzer, set by scripts/fuzz.sh: the same plus libFuzzer coverage.
+# make check then runs the native leg on that build; the build checks and the
+# cross legs stay plain (see tests/run/check.sh).
+# SANITIZE=fuzzer, set by tests/run/fuzz.sh: the same plus libFuzzer coverage.
 SAN_COMMON = -fno-omit-frame-pointer -fno-sanitize-recover=all
 ifeq ($(SANITIZE),1)
 B ?= build-san
@@ -48,7 +50,7 @@ ENGINE_OBJ = $(B)/engine.o $(B)/queue.o $(B)/worker.o $(B)/stream.o $(B)/lanes.o
           $(B)/iothread.o $(B)/threads.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/lanes_tests.o $(B)/lanes.o
-HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h)
+HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h tests/ref/*.h)
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 
@@ -81,55 +83,62 @@ $(B)/tests/%.o: tests/core/%.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
 
-# A measurement of the lane kernels, never part of check.
-$(B)/mb_bench: $(B)/bench/mb_bench.o $(CORE_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/bench/mb_bench.o $(CORE_OBJ) $(LDLIBS)
+# A measurement of the lane kernels, never part of check.  bench/clock.c is
+# the calibration every in-process bench shares (bench.sh builds blockbench).
+MB_BENCH_OBJ = $(B)/bench/mb_bench.o $(B)/bench/clock.o
+$(B)/mb_bench: $(MB_BENCH_OBJ) $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MB_BENCH_OBJ) $(CORE_OBJ) $(LDLIBS)
 
-$(B)/bench/%.o: scripts/bench/%.c $(HDR)
+$(B)/bench/%.o: bench/%.c bench/clock.h $(HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# Reference code (tests/ref), independent of src/: the fuzzers' oracle.
+$(B)/ref/%.o: tests/ref/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 check: $(B)/md5sum $(B)/md5test $(B)/resize_preload.so
-	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) SANITIZE=$(SANITIZE) scripts/check.sh
+	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) SANITIZE=$(SANITIZE) tests/run/check.sh
 
 # libFuzzer targets (tests/fuzz): everything but main.c, plus the textbook
-# block function as an independent oracle.  scripts/fuzz.sh builds them with
-# SANITIZE=fuzzer in build-fuzz and runs them.
+# block function (tests/ref) as an independent oracle.  tests/run/fuzz.sh
+# builds them with SANITIZE=fuzzer in build-fuzz and runs them.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = checkline escape quote split
 FUZZ_BIN = $(FUZZ_TARGETS:%=$(B)/fuzz/%)
-FUZZ_LIB = $(filter-out $(B)/main.o,$(CLI_OBJ)) $(CORE_OBJ) $(B)/bench/md5_rfc1321.o
+FUZZ_LIB = $(filter-out $(B)/main.o,$(CLI_OBJ)) $(CORE_OBJ) $(B)/ref/md5_rfc1321.o
 
 fuzz-build: $(FUZZ_BIN)
 
 $(FUZZ_BIN): $(B)/fuzz/%: $(B)/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(HDR) scripts/bench/md5_rfc1321.h
+$(B)/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 fuzz:
 	MAKE="$(MAKE)" FUZZ_CC="$(FUZZ_CC)" FUZZ_SECONDS="$(FUZZ_SECONDS)" \
-		scripts/fuzz.sh $(FUZZ_TARGETS)
+		tests/run/fuzz.sh $(FUZZ_TARGETS)
 
 # The CLI and conformance suites with every run of md5sum under valgrind
 # memcheck, full leak check (minutes; not part of check).
 check-valgrind: $(B)/md5sum
-	B=$(B) scripts/check-valgrind.sh
+	B=$(B) tests/run/check-valgrind.sh
 
 # A measurement, not a test: it builds its own binaries into $(B)/bench.
 bench:
-	B=$(B) CFLAGS="$(CFLAGS)" scripts/bench.sh $(BENCH)
+	B=$(B) CFLAGS="$(CFLAGS)" bench/bench.sh $(BENCH)
 
 lint-man:
 	mandoc -Tlint -W warning man/md5sum.1
 
 # Static analysis: cppcheck and clang-tidy, suppressions with reasons in
-# scripts/lint/cppcheck.supp, .clang-tidy and scripts/lint.sh.
+# tools/lint/cppcheck.supp, .clang-tidy and tools/lint.sh.
 lint:
-	scripts/lint.sh
+	tools/lint.sh
 
 install: $(B)/md5sum
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

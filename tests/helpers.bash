@@ -90,7 +90,7 @@ same_merged() {
     same "{ $1 ; } 2>&1"
 }
 
-# True when our md5sum runs under valgrind (scripts/check-valgrind.sh).
+# True when our md5sum runs under valgrind (tests/run/check-valgrind.sh).
 # Valgrind opens files of its own on any of descriptors 0-2 that are closed
 # when it starts, so "stdin or stdout closed" cannot be tested through it:
 # GNU's md5sum under valgrind misses the same errors.

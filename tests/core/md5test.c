@@ -4,7 +4,7 @@
  *   md5test check DIR EXPECTED   check them against EXPECTED, the output of a
  *                                reference md5sum run over DIR's files
  *
- * The expected digests never come from this program: scripts/gen-vectors.sh
+ * The expected digests never come from this program: tests/run/gen-vectors.sh
  * writes the inputs with this driver and digests them with the system md5sum.
  * Output is TAP-like ("ok - ..." / "not ok - ..."), one line per test.
  */

@@ -6,8 +6,8 @@
  * line, as in a run.  Each line sits in a buffer of exactly LEN + 1 bytes, so
  * ASan sees any access past S[LEN].  For every line:
  *   - the verdict, the name, the hex digits and the layout agree with a model
- *     written from the spec (docs: gnu-md5sum-behaviour.md, 3.3), which works
- *     on explicit lengths and never on NUL terminators;
+ *     written from GNU md5sum 9.1's rules (below), which works on explicit
+ *     lengths and never on NUL terminators;
  *   - a returned hex is 32 hex digits then a NUL, a returned name is a C
  *     string, both inside the line's buffer and not overlapping;
  *   - once decided, the layout never changes;
@@ -26,7 +26,15 @@
 
 #define HEX_LEN 32
 
-/* ---- The model: spec 3.3, bytes and lengths only. ---- */
+/* ---- The model, bytes and lengths only. ----
+ * Written from the team's reference for GNU md5sum 9.1, section 3.3 (its
+ * section numbers below; ../shared/docs/gnu-md5sum-behaviour.md, outside
+ * this repository).  In short: blanks and an optional '\' (escaped name)
+ * first; then either the tagged form, "MD5", at most one space, '(', the
+ * name up to the last ')', '=' between blanks and exactly 32 hex digits; or
+ * 32 hex digits, one blank, then " name" or "*name" (GNU layout) or the rest
+ * as the name (reversed layout).  The first untagged line fixes the layout
+ * for the whole run. */
 
 struct model {
     int ok;

@@ -8,7 +8,7 @@
  *   - md5.c over the message in pieces, each piece in its own buffer that
  *     ends exactly where the piece does, at offsets 0..15;
  *   - every block function (portable, the textbook RFC 1321 one from
- *     scripts/bench, aarch64 where built) with the padding done here, so
+ *     tests/ref, aarch64 where built) with the padding done here, so
  *     neither md5.c nor the tuned core is its own oracle;
  *   - every lane kernel of md5_mb_kernels(): lane L hashes the message from
  *     byte L * STRIDE on (STRIDE 0: every lane the same message), some lanes
@@ -16,9 +16,11 @@
  *     taking 1..(fewest blocks left) blocks.  Each lane's digest must be
  *     md5.c's for its message; idle lanes and lanes past the kernel's width
  *     must keep their state and pointer.
- *   - hash_messages (src/batch.c, the engine's scheduler): a batch of up to
- *     40 messages cut from the message at control-chosen starts and lengths,
- *     each with exactly the padding room the contract promises after it.
+ *   - the lane scheduler (src/lanes.c, the engine's): up to 40 messages cut
+ *     from the message at control-chosen starts and lengths, padded in
+ *     place (each with exactly MD5_PAD_MAX bytes of room after it), fed to
+ *     lanes capped at a control-chosen width in chunks of control-chosen
+ *     sizes, some idling for a round between chunks.
  * Every message copy ends at the end of its allocation, so ASan sees any
  * read past a lane's or a piece's last byte.
  */
@@ -27,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../scripts/bench/md5_rfc1321.h"
+#include "../ref/md5_rfc1321.h"
 #include "../../src/compress/compress.h"
 #include "../../src/compress/mb.h"
-#include "../../src/batch.h"
+#include "../../src/lanes.h"
 #include "../../src/md5.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -58,8 +60,6 @@ static const struct {
     {"aarch64", md5_compress_aarch64},
 #endif
 };
-
-static const uint32_t iv[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
 
 struct ctl {
     const uint8_t *p;
@@ -130,7 +130,7 @@ static void block_function(md5_compress_fn *fn, const unsigned char *msg, size_t
     const unsigned char *copy = copy_at_end(msg, len, 0, &block);
     uint64_t bits = (uint64_t)len * 8;
 
-    memcpy(st, iv, sizeof st);
+    memcpy(st, md5_iv, sizeof st);
     fn(st, copy, len / 64);
     memset(pad, 0, sizeof pad);
     memcpy(pad, copy + len - tail, tail);
@@ -164,7 +164,7 @@ static void lane_start(struct md5_mb_lanes *l, struct lane *ln, unsigned i, cons
     ln->left = ln->len / 64;
     ln->busy = 1;
     ln->messages++;
-    md5_mb_set_lane(l, i, iv);
+    md5_mb_set_lane(l, i, md5_iv);
     l->in[i] = ln->msg;
 }
 
@@ -245,30 +245,75 @@ static void lane_kernel(const struct md5_mb_kernel *k, const unsigned char *msg,
     }
 }
 
-/* A batch cut from MSG: each message an allocation of its length plus
- * MD5_PAD_MAX bytes (hash_messages writes the padding there). */
-static void batch(const unsigned char *msg, size_t len, struct ctl *c)
+struct piece {
+    struct lane_task t;   /* first: the lanes hand back &t */
+    unsigned char *mem;
+    size_t blocks, sent;
+    unsigned char want[MD5_DIGEST_SIZE];
+};
+
+/* Feed P its next chunk: 1 to all of its blocks left, or none this round. */
+static void feed(struct lanes *s, struct piece *p, struct ctl *c)
 {
-    struct message m[40];
-    unsigned char want[40][MD5_DIGEST_SIZE];
-    unsigned char *mem[40];
-    size_t n = next(c) % 41, j;
+    unsigned v = next(c);
+    size_t left = p->blocks - p->sent, n = v % 4 == 0 ? 0 : 1 + v % left;
+
+    lanes_feed(s, &p->t, p->mem + MD5_BLOCK_SIZE * p->sent, n);
+    p->sent += n;
+}
+
+/* Messages cut from MSG, through lanes.c in control-chosen chunks. */
+static void lanes(const unsigned char *msg, size_t len, struct ctl *c)
+{
+    struct piece m[40];
+    struct lane_task *ended[MD5_MB_MAX_LANES];
+    struct lanes s;
+    size_t n = next(c) % 41, started = 0, finished = 0, j;
+    unsigned k;
 
     for (j = 0; j < n; j++) {
         size_t start = len ? (next(c) * 257u + next(c)) % len : 0;
         size_t l = (next(c) * 131u + next(c)) % (len - start + 1);
 
-        mem[j] = malloc(l + MD5_PAD_MAX);
-        REQUIRE(mem[j] != NULL);
-        memcpy(mem[j], msg + start, l);
-        m[j].data = mem[j];
-        m[j].len = l;
-        md5_of(mem[j], l, want[j]);
+        m[j].mem = malloc(l + MD5_PAD_MAX);
+        REQUIRE(m[j].mem != NULL);
+        memcpy(m[j].mem, msg + start, l);
+        md5_of(m[j].mem, l, m[j].want);
+        m[j].blocks = (l + md5_pad(m[j].mem + l, l)) / MD5_BLOCK_SIZE;
+        m[j].sent = 0;
     }
-    hash_messages(m, n);
-    for (j = 0; j < n; j++) {
-        REQUIRE(memcmp(m[j].digest, want[j], MD5_DIGEST_SIZE) == 0);
-        free(mem[j]);
+    lanes_init(&s, 1 + next(c) % MD5_MB_MAX_LANES);
+    while (finished < n) {
+        while (started < n && lanes_free(&s) > 0) {
+            m[started].t.blocks = 0;
+            lanes_add(&s, &m[started++].t, md5_iv);
+        }
+        /* An idle task may get a chunk now; one always does, so each round
+         * has work. */
+        for (k = 0; k < s.used; k++) {
+            struct piece *p = (struct piece *)(void *)s.task[k];
+            if (p->t.blocks == 0 && p->sent < p->blocks)
+                feed(&s, p, c);
+        }
+        for (k = 0; !lanes_runnable(&s); k++) {
+            struct piece *p = (struct piece *)(void *)s.task[k];
+            if (p->sent < p->blocks)
+                lanes_feed(&s, &p->t, p->mem + MD5_BLOCK_SIZE * p->sent, p->blocks - p->sent),
+                    p->sent = p->blocks;
+        }
+        for (k = lanes_run(&s, ended); k-- > 0;) {
+            struct piece *p = (struct piece *)(void *)ended[k];
+            uint32_t st[4];
+            unsigned char got[MD5_DIGEST_SIZE];
+
+            if (p->sent < p->blocks)
+                continue;   /* fed again next round */
+            lanes_remove(&s, &p->t, st);
+            md5_state_digest(st, got);
+            REQUIRE(memcmp(got, p->want, MD5_DIGEST_SIZE) == 0);
+            free(p->mem);
+            finished++;
+        }
     }
 }
 
@@ -297,7 +342,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         stage = (*k)->name;
         lane_kernel(*k, msg, len, &c);
     }
-    stage = "batch";
-    batch(msg, len, &c);
+    stage = "lanes";
+    lanes(msg, len, &c);
     return 0;
 }

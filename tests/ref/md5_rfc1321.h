@@ -1,4 +1,4 @@
-/* Benchmark-only block functions that are not backends of md5sum. */
+/* Reference block functions for tests and benchmarks; not backends of md5sum. */
 #ifndef MD5_RFC1321_H
 #define MD5_RFC1321_H
 

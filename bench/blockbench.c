@@ -5,10 +5,9 @@
  *                               untimed: for valgrind --tool=callgrind
  *
  * Hardware counters are not available on our machines, so the core clock is
- * measured instead: a chain of dependent adds runs at one add per cycle on
- * every current x86-64 and AArch64 core, so adds / seconds is the clock.  Each
- * block function then hashes a 64 KiB buffer (cache resident) many times, one
- * timed call per sample, interleaved with clock samples.  The machine is
+ * measured instead (clock.h).  Each block function hashes a 64 KiB buffer
+ * (cache resident) many times, one timed call per sample, interleaved with
+ * clock samples; the fastest clock sample is the clock.  The machine is
  * shared and noise only ever adds time, so the figures are the minimum, the
  * 10th percentile and the median over all samples; quote the minimum.
  * A measurement, not a test: it checks only that every function agrees with
@@ -17,18 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../../src/compress/compress.h"
-#include "md5_rfc1321.h"
+#include "../src/compress/compress.h"
+#include "../tests/ref/md5_rfc1321.h"
+#include "clock.h"
 
 #define BUF_BLOCKS 1024          /* 64 KiB: stays in L2, about 300k cycles */
 #define SAMPLES_PER_ROUND 100
-#define CHAIN_ITERS 4096         /* x 64 adds: about 70 us per clock sample */
-
-/* Forces X into a register here: the adds around it cannot be merged.  The
- * addend is a register too: some cores fold add-immediate chains at rename. */
-#define PIN(x) __asm__ volatile("" : "+r"(x))
 
 static const struct subject {
     const char *name;
@@ -39,41 +33,11 @@ static const struct subject {
 };
 #define N_SUBJECTS (sizeof subjects / sizeof subjects[0])
 
-static double now(void)
+static double call_ns(md5_compress_fn *fn, uint32_t state[4], const unsigned char *buf)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static volatile uint32_t sink;
-
-/* Seconds for CHAIN_ITERS x 64 dependent adds, i.e. that many cycles. */
-static double chain_seconds(void)
-{
-#define ADD1 x += y; PIN(x)
-#define ADD8 ADD1; ADD1; ADD1; ADD1; ADD1; ADD1; ADD1; ADD1
-    uint32_t x = 0, y = 1;
-    unsigned i;
-    double t0;
-
-    PIN(y);
-    t0 = now();
-    for (i = 0; i < CHAIN_ITERS; i++) {
-        ADD8; ADD8; ADD8; ADD8; ADD8; ADD8; ADD8; ADD8;
-    }
-    t0 = now() - t0;
-    sink = x;
-    return t0;
-#undef ADD8
-#undef ADD1
-}
-
-static double call_seconds(md5_compress_fn *fn, uint32_t state[4], const unsigned char *buf)
-{
-    double t0 = now();
+    double t0 = bench_now_ns();
     fn(state, buf, BUF_BLOCKS);
-    return now() - t0;
+    return bench_now_ns() - t0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -88,7 +52,7 @@ int main(int argc, char **argv)
     int rounds = argc > 2 ? atoi(argv[2]) : 20;
     size_t n = (size_t)(rounds > 0 ? rounds : 1) * SAMPLES_PER_ROUND, i, j, k;
     unsigned char *buf = malloc(BUF_BLOCKS * 64);
-    double *t = malloc(N_SUBJECTS * n * sizeof *t), best_chain = 1e9, hz;
+    double *t = malloc(N_SUBJECTS * n * sizeof *t), ns_per_cycle = 1e30;
     uint32_t state[N_SUBJECTS][4] = {{0}};
 
     if (!buf || !t) {
@@ -115,15 +79,14 @@ int main(int argc, char **argv)
     }
     /* Round-robin, so slow spells of the shared machine hit every subject. */
     for (i = 0; i < n; i++) {
-        double c = chain_seconds();
-        if (c < best_chain)
-            best_chain = c;
+        double c = bench_ns_per_cycle(1);
+        if (c < ns_per_cycle)
+            ns_per_cycle = c;
         for (j = 0; j < N_SUBJECTS; j++)
-            t[j * n + i] = call_seconds(subjects[j].fn, state[j], buf);
+            t[j * n + i] = call_ns(subjects[j].fn, state[j], buf);
     }
-    hz = CHAIN_ITERS * 64.0 / best_chain;
-    printf("# clock %.3f GHz (dependent adds, best of %zu); %d KiB buffer, %zu samples per function\n",
-           hz * 1e-9, n, BUF_BLOCKS * 64 / 1024, n);
+    printf("# clock %.3f GHz (dependent register adds, best of %zu); %d KiB buffer, %zu samples per function\n",
+           1 / ns_per_cycle, n, BUF_BLOCKS * 64 / 1024, n);
     printf("%-24s %-10s %7s %7s %7s  %s\n", "# compiler", "function", "min", "p10", "median",
            "cycles/byte (min x 64 = cycles/block)");
     for (j = 0; j < N_SUBJECTS; j++) {
@@ -131,7 +94,7 @@ int main(int argc, char **argv)
         const size_t at[3] = {0, n / 10, n / 2};
         qsort(s, n, sizeof *s, cmp_double);
         for (k = 0; k < 3; k++)
-            cpb[k] = s[at[k]] * hz / (BUF_BLOCKS * 64.0);
+            cpb[k] = s[at[k]] / ns_per_cycle / (BUF_BLOCKS * 64.0);
         printf("%-24s %-10s %7.3f %7.3f %7.3f  %.0f\n", label, subjects[j].name, cpb[0], cpb[1], cpb[2],
                cpb[0] * 64);
     }

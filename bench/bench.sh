@@ -3,7 +3,7 @@
 # A measurement, never a test: `make check` does not run it, and it fails only
 # when something cannot be built or a function disagrees with the portable core.
 #
-#   scripts/bench.sh [SECTION...]        (make bench [BENCH="SECTION..."])
+#   bench/bench.sh [SECTION...]        (make bench [BENCH="SECTION..."])
 #
 # Sections, run in this order by default; each is a shell function named
 # section_NAME that prints its own "## NAME" header.  To add one, write the
@@ -11,7 +11,7 @@
 #   block   in-process cycles/byte of the block functions, one build per
 #           compiler, then instructions per block counted by callgrind
 #   lanes   in-process aggregate cycles/byte of the multi-buffer lane kernels
-#           by messages in flight (scripts/bench/mb_bench.c)
+#           by messages in flight (bench/mb_bench.c)
 #   bigfile one 1 GiB cached file: $B/md5sum, GNU md5sum and openssl md5,
 #           interleaved, medians of CPU and wall time, ratios, peak RSS
 #   many    20,000 files of 4 KiB and 2,000 of 256 KiB, hashing and -c over
@@ -48,13 +48,13 @@ cc_label() {
 build_blockbench() {
     # shellcheck disable=SC2086  # CFLAGS is a word list
     "$1" -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic $CFLAGS \
-        -o "$out/blockbench-$1" scripts/bench/blockbench.c scripts/bench/md5_rfc1321.c \
+        -o "$out/blockbench-$1" bench/blockbench.c bench/clock.c tests/ref/md5_rfc1321.c \
         src/compress/md5_portable.c
 }
 
 section_block() {
     echo "## block: MD5 block functions in process (64 KiB buffer, CFLAGS=$CFLAGS)"
-    echo "#   portable = src/compress/md5_portable.c; rfc1321 = textbook C (scripts/bench/md5_rfc1321.c)"
+    echo "#   portable = src/compress/md5_portable.c; rfc1321 = textbook C (tests/ref/md5_rfc1321.c)"
     for cc in $BENCH_CCS; do
         if ! command -v "$cc" >/dev/null 2>&1; then
             echo "# SKIP $cc: not installed"
@@ -90,7 +90,7 @@ section_lanes() {
 # exec, wait4: no shell in the measurement) and alternate the programs run
 # by run, so that drift on a shared machine hits them all alike.
 build_runcmd() {
-    [ -x "$out/runcmd" ] || cc -O2 -o "$out/runcmd" scripts/bench/runcmd.c
+    [ -x "$out/runcmd" ] || cc -O2 -o "$out/runcmd" bench/runcmd.c
 }
 
 # time_runs LABEL DIR CMD...: one timed run in DIR, appended to $out/LABEL.

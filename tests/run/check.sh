@@ -2,12 +2,15 @@
 # check.sh: every test layer, then one "N passed, N failed" line.
 #   0. the build: -Werror with gcc and clang, man page lint, install
 #   1. core tests (tests/core, C) of the build in $B
-#   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance)
+#   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance);
+#      a driver or bats run that stops early (status, TAP plan) is a failure
 #   3. the same two layers for cross builds run under qemu-user, when the
 #      cross compiler and qemu are present or can be installed: aarch64 (the
 #      assembly core), s390x (big-endian) and i686 (32-bit), each built with
 #      -Werror
-# Environment: B (build dir), MAKE, IMPL, EXPECT_IMPL, REQUIRE_CROSS=1 (a cross
+# Environment: B (build dir), MAKE, IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels
+# the native leg must offer; default: the widest this CPU reports, see
+# native_mb; set it empty to expect none), REQUIRE_CROSS=1 (a cross
 # leg that cannot run is a failure instead of a skip; CI sets it), LEGS (the
 # layers to run, default all: "build native aarch64 s390x i686"), SANITIZE=1 (the native
 # leg is the ASan+UBSan build in $B; build checks and cross legs stay plain:
@@ -17,14 +20,14 @@ set -u
 B=${B:-build}
 MAKE=${MAKE:-make}
 LEGS=${LEGS:-build native aarch64 s390x i686}
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 
 note() { echo "$*" | tee -a "$results"; }
 
 core_tests() { # BUILD_DIR WRAPPER
-    if EXEC_WRAPPER=$2 scripts/gen-vectors.sh "$1/md5test" "$1/vectors" "$1/vectors.txt"; then
+    if EXEC_WRAPPER=$2 tests/run/gen-vectors.sh "$1/md5test" "$1/vectors" "$1/vectors.txt"; then
         # shellcheck disable=SC2086  # the wrapper is a command line
         $2 "$1/md5test" check "$1/vectors" "$1/vectors.txt" > "$1/core.tap"
         rc=$?
@@ -43,7 +46,24 @@ cli_tests() { # BUILD_DIR WRAPPER
         echo "not ok - CLI tests not run: bats is missing (apt-get install bats bats-assert bats-support)"
         return
     fi
-    MD5SUM=$1/md5sum EXEC_WRAPPER=$2 bats --tap tests/cli tests/conformance
+    # Streamed through tee for progress; the status is kept in a file, since
+    # a pipeline's status is its last command's.
+    { MD5SUM=$1/md5sum EXEC_WRAPPER=$2 bats --tap tests/cli tests/conformance
+      echo $? > "$1/cli.rc"; } | tee "$1/cli.tap"
+    rc=$(cat "$1/cli.rc")
+    # A test file that crashes or stops early loses its remaining tests
+    # without a "not ok": compare the plan with the results seen, and bats'
+    # status with what the lines say.
+    plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$1/cli.tap" | head -n 1)
+    seen=$(grep -cE '^(not )?ok ' "$1/cli.tap")
+    if [ -z "$plan" ]; then
+        echo "not ok - CLI tests: bats printed no plan (status $rc)"
+    elif [ "$plan" != "$seen" ]; then
+        echo "not ok - CLI tests: bats planned $plan tests and reported $seen"
+    fi
+    if [ "$rc" != 0 ] && ! grep -q '^not ok' "$1/cli.tap"; then
+        echo "not ok - CLI tests: bats ended with status $rc before reporting a failure"
+    fi
 }
 
 leg() { # NAME BUILD_DIR WRAPPER
@@ -51,14 +71,33 @@ leg() { # NAME BUILD_DIR WRAPPER
     { core_tests "$2" "$3"; cli_tests "$2" "$3"; } 2>&1 | tee -a "$results"
 }
 
+# The lane kernels the native CPU must offer (md5test fails when a named one
+# is missing, so a CPU probe that falls back to scalar is caught): the widest
+# that /proc/cpuinfo reports, by the names in src/compress/mb_dispatch.c.
+has_flag() { case $flags in *" $1 "*) return 0 ;; esac; return 1; }
+native_mb() {
+    case $(uname -m) in
+        x86_64)
+            flags=" $(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1) "
+            if has_flag avx512f && has_flag avx512vl; then
+                echo "avx512x32 avx512x16 avx2x16 avx2x8"
+            elif has_flag avx2; then
+                echo "avx2x16 avx2x8"
+            fi ;;
+        aarch64) echo "neonx16 neonx8" ;;   # NEON is baseline on AArch64
+    esac
+}
+
 # A cross leg: build out of tree with the cross compiler (warnings are
-# errors), run under qemu.  QEMU-ARGS are added to qemu's command line.
-cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE [QEMU-ARGS]
+# errors), run under qemu.  EXPECTED-MB: the lane kernels the target must
+# offer (qemu-user's CPU, not the host's).  QEMU-ARGS are added to qemu's
+# command line.
+cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE EXPECTED-MB [QEMU-ARGS]
     if ! command -v "$2" >/dev/null 2>&1 || ! command -v "$3" >/dev/null 2>&1; then
         if [ "${REQUIRE_CROSS:-0}" = 1 ]; then
             note "not ok - $1 leg not run: $2 or $3 is missing"
         else
-            echo "# SKIP $1 leg: $2 or $3 is missing (see scripts/install-deps.sh)"
+            echo "# SKIP $1 leg: $2 or $3 is missing (see tools/install-deps.sh)"
         fi
         return
     fi
@@ -69,7 +108,7 @@ cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE [QEMU-ARGS]
         return
     fi
     note "ok - $1 cross build with $2 -Werror"
-    EXPECT_IMPL=$5 leg "$1 (under $3)" "$dir" "$3 -L $4${6:+ $6}"
+    EXPECT_IMPL=$5 EXPECT_MB=$6 leg "$1 (under $3)" "$dir" "$3 -L $4${7:+ $7}"
 }
 
 # Locale files are in the target's byte order: qemu-user on a big-endian
@@ -86,29 +125,32 @@ be_locale() { # DIR
 want() { case " $LEGS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if want aarch64 || want s390x || want i686; then
-    scripts/install-deps.sh cross || true
+    tools/install-deps.sh cross || true
 else
-    scripts/install-deps.sh || true
+    tools/install-deps.sh || true
 fi
 if want build; then
     echo "# ===== build, man page, install ====="
-    scripts/check-build.sh 2>&1 | tee -a "$results"
+    tests/run/check-build.sh 2>&1 | tee -a "$results"
 fi
 if want native; then
+    # Given by the user (even empty), EXPECT_MB is used as it is.
+    mb=${EXPECT_MB-$(native_mb)}
     if [ "${SANITIZE:-}" = 1 ]; then
-        leg "native, ASan+UBSan" "$B" ""
+        EXPECT_MB=$mb leg "native, ASan+UBSan" "$B" ""
     else
-        leg native "$B" ""
+        EXPECT_MB=$mb leg native "$B" ""
     fi
 fi
 if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
-want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core"
+want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core" \
+    "neonx16 neonx8"
 if want s390x; then
     be_locale "$PWD/build-s390x/locale"
-    cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable \
+    cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable "" \
         "-E LOCPATH=$PWD/build-s390x/locale"
 fi
-want i686 && cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable
+want i686 && cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
 
 passed=$(grep -c '^ok' "$results")
 failed=$(grep -c '^not ok' "$results")

@@ -4,28 +4,32 @@
 # llvm-mca cycles per 64-byte block and cycles/byte on three LLVM 19 CPU
 # models, and the exact instructions executed per block under qemu.
 #
-#   scripts/mca-report.sh            run from anywhere inside the repository
+#   bench/mca-report.sh              run from anywhere inside the repository
 #
 # Cores:  (a) src/compress/md5_aarch64.S
 #         (b) src/compress/md5_portable.c, $GCC -O2
 #         (c) src/compress/md5_portable.c, $CLANG -O2 --target=aarch64-linux-gnu
-#         (d) scripts/bench/md5_rfc1321.c (plain RFC 1321), $GCC -O2
-# Environment: TOOLS (directory of mca.sh and icount.sh; default
-# /work/shared/tools), GCC (aarch64-linux-gnu-gcc), CLANG (clang-19),
+#         (d) tests/ref/md5_rfc1321.c (plain RFC 1321), $GCC -O2
+# Environment: TOOLS (directory of mca.sh and icount.sh; default ../shared/tools
+# next to the project root: the team's shared tools, not in this repository),
+# GCC (aarch64-linux-gnu-gcc), CLANG (clang-19),
 # CPUS ("neoverse-n1 neoverse-v1 cortex-a72"), QEMU, MCA, OBJDUMP (passed on).
+# mca.sh OBJ SYM prints llvm-mca's steady-state cycles per iteration of SYM's
+# loop for each CPU model in MCA_CPUS; icount.sh BIN SYM N counts the
+# instructions qemu-aarch64 executes inside SYM when BIN runs with argument N.
 #
 # Instructions per block = (count over 2N blocks - count over N blocks) / N,
 # counted by icount.sh over the function's whole symbol range, so the call
 # overhead cancels and the figure is exact.
 set -euo pipefail
 
-TOOLS=${TOOLS:-/work/shared/tools}
+root=$(cd "$(dirname "$0")/.." && pwd)
+TOOLS=${TOOLS:-$root/../shared/tools}
 GCC=${GCC:-aarch64-linux-gnu-gcc}
 CLANG=${CLANG:-clang-19}
 CPUS=${CPUS:-neoverse-n1 neoverse-v1 cortex-a72}
 N=100
 export MCA=${MCA:-llvm-mca-19}
-root=$(cd "$(dirname "$0")/.." && pwd)
 for t in "$TOOLS/mca.sh" "$TOOLS/icount.sh"; do
     [ -x "$t" ] || { echo "mca-report.sh: $t not found (set TOOLS=)" >&2; exit 2; }
 done
@@ -38,7 +42,7 @@ cores=(
     "(a) assembly|$GCC -c|src/compress/md5_aarch64.S|md5_compress_aarch64"
     "(b) portable C, gcc -O2|$GCC -O2 -std=c99 -c|src/compress/md5_portable.c|md5_compress_portable"
     "(c) portable C, clang -O2|$CLANG --target=aarch64-linux-gnu -O2 -std=c99 -c|src/compress/md5_portable.c|md5_compress_portable"
-    "(d) textbook C, gcc -O2|$GCC -O2 -std=c99 -c|scripts/bench/md5_rfc1321.c|md5_compress_rfc1321"
+    "(d) textbook C, gcc -O2|$GCC -O2 -std=c99 -c|tests/ref/md5_rfc1321.c|md5_compress_rfc1321"
 )
 
 # blocks per iteration = 1 for every core here: each loops once per block
@@ -49,7 +53,7 @@ measure() { # index label cc src sym
     out=$(MCA_CPUS="$CPUS" "$TOOLS/mca.sh" "$obj" "$sym")
     grep '^# WARNING' <<< "$out" | sed "s|^|$label: |" >&2 || true
     "$GCC" -O2 -std=c99 -static -no-pie -DMD5_BENCH_FN="$sym" -o "$bin" \
-        "$root/scripts/bench/icount_main.c" "$obj"
+        "$root/bench/icount_main.c" "$obj"
     c1=$("$TOOLS/icount.sh" "$bin" "$sym" "$N" | awk '{ print $2 }')
     c2=$("$TOOLS/icount.sh" "$bin" "$sym" $((2 * N)) | awk '{ print $2 }')
     # one line: label, then cyc/blk and cpb per cpu, then insn/blk

@@ -6,59 +6,17 @@
  * Each sample is one kernel call over BLOCKS blocks in each busy lane (the
  * other lanes idle), timed with clock_gettime; we print the minimum and the
  * median over the samples, because the machine is shared and noise only adds
- * time.  Perf counters are not available, so the core clock is measured the
- * same way: a chain of dependent adds runs at one add per cycle on every
- * out-of-order core we target.
+ * time.  Cycles come from the clock measured before and after (clock.h).
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../../src/compress/mb.h"
+#include "../src/compress/mb.h"
+#include "clock.h"
 
 #define BLOCKS 128 /* 8 KiB per lane per call: 256 KiB for 32 lanes, in L2 */
-#define CHAIN 20000000UL
-
-#if defined(__GNUC__) || defined(__clang__)
-# define PIN(x) __asm__ volatile("" : "+r"(x))
-#else
-# define PIN(x) ((void)0)
-#endif
-
-static double now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* Nanoseconds per cycle: 8 dependent adds per iteration; PIN keeps the
- * compiler from folding them, and the loop counter runs alongside. */
-static double ns_per_cycle(int runs)
-{
-    double best = 1e30;
-    int r;
-
-    for (r = 0; r < runs; r++) {
-        unsigned long i;
-        uint64_t x = (uint64_t)r;
-        double t0 = now_ns(), t;
-
-        for (i = 0; i < CHAIN / 8; i++) {
-            x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x);
-            x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x); x += 1; PIN(x);
-        }
-        t = (now_ns() - t0) / (double)(CHAIN / 8 * 8);
-        if (x == 0)
-            puts("");  /* keeps x alive */
-        if (t < best)
-            best = t;
-    }
-    return best;
-}
+#define CLOCK_RUNS 1000 /* about 60 ms of clock measurement */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -80,10 +38,10 @@ static void time_kernel(const struct md5_mb_kernel *k, unsigned busy, unsigned c
 
         for (i = 0; i < MD5_MB_MAX_LANES; i++)
             l.in[i] = i < busy ? buf[i] : NULL;
-        t0 = now_ns();
+        t0 = bench_now_ns();
         k->run(&l, BLOCKS);
         if (s >= 0)
-            t[s] = now_ns() - t0;
+            t[s] = bench_now_ns() - t0;
     }
     qsort(t, (size_t)samples, sizeof *t, cmp_double);
 }
@@ -112,9 +70,9 @@ int main(int argc, char **argv)
         for (j = 0; j < 64 * BLOCKS; j++)
             buf[i][j] = (unsigned char)(j * 131 + i * 7);
     }
-    cyc_before = ns_per_cycle(30);
-    printf("# clock %.3f GHz (dependent adds, min of 30 runs); %d samples of %d KiB per message\n",
-           1 / cyc_before, samples, BLOCKS * 64 / 1024);
+    cyc_before = bench_ns_per_cycle(CLOCK_RUNS);
+    printf("# clock %.3f GHz (dependent register adds, best of %d); %d samples of %d KiB per message\n",
+           1 / cyc_before, CLOCK_RUNS, samples, BLOCKS * 64 / 1024);
     printf("%-10s %9s %9s %9s %10s\n", "kernel", "in-flight", "min c/B", "med c/B", "MB/s(min)");
     for (k = md5_mb_kernels(); *k; k++)
         for (f = 0; f < sizeof flights / sizeof flights[0]; f++) {
@@ -129,7 +87,7 @@ int main(int argc, char **argv)
                    t[samples / 2] / cyc_before / bytes, bytes / t[0] * 1e3);
             fflush(stdout);
         }
-    cyc_after = ns_per_cycle(30);
+    cyc_after = bench_ns_per_cycle(CLOCK_RUNS);
     printf("# clock after: %.3f GHz\n", 1 / cyc_after);
     return 0;
 }

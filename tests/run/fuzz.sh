@@ -10,7 +10,7 @@
 # Environment: FUZZ_CC (clang), FUZZ_SECONDS (60), MAKE, FUZZ_FLAGS (extra
 # libFuzzer flags, e.g. -jobs=2).
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 B=build-fuzz
 CC=${FUZZ_CC:-clang}
 SECONDS_EACH=${FUZZ_SECONDS:-60}

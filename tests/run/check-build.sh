@@ -4,7 +4,7 @@
 #   - the man page is mandoc -Tlint clean
 #   - make install / uninstall honour PREFIX and DESTDIR
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 MAKE=${MAKE:-make}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,14 +1,14 @@
 #!/bin/sh
-# lint.sh: static analysis of src/, tests/core and tests/fuzz (plus the
+# lint.sh: static analysis of src/, tests/core, tests/fuzz and tests/ref (the
 # textbook block function the fuzzers use); silent and status 0 when clean.
 #   cppcheck 2.10: warning, style, performance and portability checks with the
 #     POSIX library, in the x86-64 and the AArch64 configuration;
 #   clang-tidy 14: the checks in .clang-tidy (the clang static analyzer,
 #     bugprone, cert, misc, performance, portability), for x86-64 and, when
 #     the AArch64 headers are installed, for AArch64 (--target).
-# Suppressions, each with its reason: scripts/lint/cppcheck.supp, .clang-tidy,
-# and the per-file exceptions below.  Benchmarks (scripts/bench) are
-# measurement code and not linted.
+# Suppressions, each with its reason: tools/lint/cppcheck.supp, .clang-tidy,
+# and the per-file exceptions below.  Benchmarks (bench/) are measurement
+# code and not linted.
 # Environment: CPPCHECK, CLANG_TIDY, JOBS (parallel clang-tidy runs).
 set -u
 CPPCHECK=${CPPCHECK:-cppcheck}
@@ -25,7 +25,8 @@ if [ "${1:-}" = --tidy ]; then
         src/compress/mb_avx2.c | src/compress/mb_avx512.c | src/compress/mb_neon.c)
             # It takes the inline run() as an entry point with any SETS, 0
             # included, where mb_begin sets no lane pointer and the loads
-            # read garbage.  Every caller passes a constant 1 or 2.
+            # read garbage.  Every caller passes a constant: 1 or 2 sets
+            # (AVX2), 2 or 4 (AVX-512, NEON).
             checks=--checks=-clang-analyzer-core.UndefinedBinaryOperatorResult ;;
         src/compress/mb_dispatch.c)
             # It assumes md5_mb_kernels() may return an empty list, so that
@@ -52,9 +53,9 @@ done
 for arch in __x86_64__ __aarch64__; do
     # shellcheck disable=SC2086
     "$CPPCHECK" --std=c99 --enable=warning,style,performance,portability --library=posix \
-        --inline-suppr --suppressions-list=scripts/lint/cppcheck.supp --quiet \
+        --inline-suppr --suppressions-list=tools/lint/cppcheck.supp --quiet \
         --error-exitcode=1 $DEFS -D$arch -D__GNUC__ \
-        src tests/core tests/fuzz scripts/bench/md5_rfc1321.c || status=1
+        src tests/core tests/fuzz tests/ref || status=1
 done
 
 # tidy "COMPILER-FLAGS" FILE...: every file, JOBS at a time.
@@ -69,7 +70,7 @@ tidy() {
     fi
 }
 
-files=$(ls src/*.c src/compress/*.c tests/core/*.c tests/fuzz/*.c scripts/bench/md5_rfc1321.c)
+files=$(ls src/*.c src/compress/*.c tests/core/*.c tests/fuzz/*.c tests/ref/*.c)
 # shellcheck disable=SC2086
 tidy "" $files
 if [ -d /usr/aarch64-linux-gnu/include ]; then

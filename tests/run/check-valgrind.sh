@@ -1,13 +1,13 @@
 #!/bin/sh
 # check-valgrind.sh: the CLI and conformance bats suites with every run of our
-# md5sum under valgrind (scripts/valgrind-wrap.sh), then a summary of the
+# md5sum under valgrind (tests/run/valgrind-wrap.sh), then a summary of the
 # logs.  Fails if a test fails, or if any run has a memcheck error or leaks
 # memory (definitely, indirectly or possibly lost).  Blocks still reachable
 # at exit are counted and reported, not failed.
 # Environment: B (build dir with md5sum), VALGRIND_LOG_DIR (default $B/valgrind).
 set -u
 B=${B:-build}
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 logs=${VALGRIND_LOG_DIR:-$B/valgrind}
 case $logs in /*) ;; *) logs=$PWD/$logs ;; esac
 command -v valgrind >/dev/null 2>&1 || { echo "check-valgrind: valgrind is missing (apt-get install valgrind)" >&2; exit 2; }
@@ -15,7 +15,7 @@ rm -rf "$logs"
 mkdir -p "$logs"
 chmod 1777 "$logs"   # the permission tests run md5sum as nobody
 
-VALGRIND_LOG_DIR=$logs MD5SUM=$B/md5sum EXEC_WRAPPER=$PWD/scripts/valgrind-wrap.sh \
+VALGRIND_LOG_DIR=$logs MD5SUM=$B/md5sum EXEC_WRAPPER=$PWD/tests/run/valgrind-wrap.sh \
     bats --tap tests/cli tests/conformance | tee "$logs/bats.tap"
 passed=$(grep -c '^ok' "$logs/bats.tap")
 failed=$(grep -c '^not ok' "$logs/bats.tap")

@@ -1,7 +1,9 @@
 /* The textbook RFC 1321 block function, as most C implementations write it:
- * the baseline the tuned core is compared against.  No tricks on purpose:
- * G uses OR, every step is one expression, and the compiler is free to order
- * the additions as it likes.  Benchmark only; never linked into md5sum. */
+ * an oracle written independently of src/ (the fuzzers compare every block
+ * function and lane kernel with it) and the baseline the benchmark compares
+ * the tuned core against.  No tricks on purpose: G uses OR, every step is one
+ * expression, and the compiler is free to order the additions as it likes.
+ * Never linked into md5sum. */
 #include "md5_rfc1321.h"
 
 #define F(x, y, z) (((x) & (y)) | (~(x) & (z)))

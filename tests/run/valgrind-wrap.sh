@@ -8,7 +8,7 @@
 # for byte), and an error makes the process exit with status
 # $VALGRIND_ERROR_EXITCODE (default 99): not 1, which md5sum itself returns on
 # any failure, so that a test expecting status 1 still notices.  The logs are
-# the record either way; scripts/check-valgrind.sh reads them.
+# the record either way; tests/run/check-valgrind.sh reads them.
 set -u
 logdir=${VALGRIND_LOG_DIR:?set VALGRIND_LOG_DIR to a writable directory}
 vg() {
