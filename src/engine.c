@@ -90,7 +90,6 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
 
     if (!initialised) {
         pthread_mutex_init(&q.lock, NULL);
-        pthread_mutex_init(&q.open_lock, NULL);
         pthread_cond_init(&q.head_cv, NULL);
         initialised = 1;
     }
@@ -98,7 +97,7 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     flush_fn = flush;
     emit_arg = arg;
     q.head = q.claimed = q.tail = 0;
-    q.barrier = q.closing = q.submitter_waiting = 0;
+    q.closing = q.submitter_waiting = 0;
     q.idle = NULL;
     n_threads = 0;
     if (n > MAX_WORKERS)
@@ -128,8 +127,8 @@ static void emit_done(size_t from, size_t to)
     }
 }
 
-/* Open and hash job I, claimed by the submitter (the barrier, or every job
- * when there is no worker), on FD: open failed when FD < 0 (errno set). */
+/* Hash job I, claimed by the submitter (not a regular file, or any job when
+ * there is no worker), on FD: open failed when FD < 0 (errno set). */
 static void hash_here(size_t i, int fd)
 {
     struct md5_ctx ctx;
@@ -162,20 +161,11 @@ static void hash_here(size_t i, int fd)
     queue_unlock(&q);
 }
 
-/* Job I, at the head, is the barrier: every result before it is out.
- * Open it, let the workers claim on, and read it here. */
-static void pass_barrier(size_t i)
+/* Job I, at the head, is not a regular file: every result before it is
+ * out.  Open it, and read it here. */
+static void hash_special(size_t i)
 {
-    int fd = input_open(queue_job(&q, i)->name), err = errno;
-
-    queue_lock(&q);
-    queue_job(&q, i)->state = JOB_CLAIMED;
-    q.barrier = 0;
-    q.claimed = i + 1;
-    queue_wake_idle_locked(&q);
-    queue_unlock(&q);
-    errno = err;
-    hash_here(i, fd);
+    hash_here(i, input_open(queue_job(&q, i)->name));
 }
 
 /* No worker at all: claim the next job and hash it here. */
@@ -183,15 +173,16 @@ static void hash_alone(void)
 {
     struct claim c;
 
-    if (queue_claim(&q, &c, 0))
+    if (queue_claim(&q, &c, 1))
         hash_here(c.index, c.fd);
 }
 
 enum until { UNTIL_ROOM, UNTIL_EMPTY };
 
 /* Emit what is done, in order, until U holds: room for a new job, or every
- * job emitted.  Meanwhile read barrier jobs, and, without worker threads,
- * do the work; before any wait, let the caller flush what it emitted. */
+ * job emitted.  Meanwhile read the inputs that are not regular files, and,
+ * without worker threads, do the work; before any wait, let the caller
+ * flush what it emitted. */
 static void pump(enum until u)
 {
     size_t room = inline_worker || n_threads == 0 ? INLINE_AHEAD : QUEUE_CAP;
@@ -215,15 +206,15 @@ static void pump(enum until u)
         state = queue_job(&q, head)->state;
         queue_unlock(&q);
         flush_fn(emit_arg);
-        if (state == JOB_BARRIER)
-            pass_barrier(head);
+        if (state == JOB_SPECIAL)
+            hash_special(head);
         else if (inline_worker)
             worker_step(inline_worker);
         else if (n_threads == 0)
             hash_alone();
         queue_lock(&q);
         state = queue_job(&q, head)->state;
-        if (n_threads > 0 && state != JOB_DONE && state != JOB_BARRIER) {
+        if (n_threads > 0 && state != JOB_DONE && state != JOB_SPECIAL) {
             q.submitter_waiting = 1;
             pthread_cond_wait(&q.head_cv, &q.lock);
             q.submitter_waiting = 0;

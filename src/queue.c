@@ -88,55 +88,45 @@ static int for_submitter(const char *name, off_t *size)
     return !S_ISREG(st.st_mode);
 }
 
-int queue_claim(struct queue *q, struct claim *c, int try)
+size_t queue_claim(struct queue *q, struct claim *c, size_t max)
 {
-    int got = 0;
+    size_t taken[QUEUE_CLAIM_MAX], k = 0, n = 0, i;
 
-    if (try) {
-        if (pthread_mutex_trylock(&q->open_lock) != 0)
-            return 0;
-    } else {
-        pthread_mutex_lock(&q->open_lock);
+    if (max > QUEUE_CLAIM_MAX)
+        max = QUEUE_CLAIM_MAX;
+    queue_lock(q);
+    for (; q->claimed < q->tail && k < max; q->claimed++) {
+        struct job *j = queue_job(q, q->claimed);
+
+        if (j->state == JOB_QUEUED) {   /* not a mark, done when submitted */
+            j->state = JOB_CLAIMED;
+            taken[k++] = q->claimed;
+        }
     }
-    while (!got) {
-        struct job *j;
-        size_t i;
+    queue_unlock(q);
+    /* Claimed jobs are this thread's: no lock while opening, which may
+     * take a while. */
+    for (i = 0; i < k; i++) {
+        struct job *j = queue_job(q, taken[i]);
         int fd, err;
 
-        queue_lock(q);
-        while (q->claimed < q->tail && queue_job(q, q->claimed)->state == JOB_DONE)
-            q->claimed++;   /* marks, done when submitted */
-        if (q->claimed == q->tail || q->barrier) {
-            queue_unlock(q);
-            break;
-        }
-        i = q->claimed;
-        j = queue_job(q, i);
-        queue_unlock(q);
-
-        /* The open lock alone keeps the order: opening may take a while. */
-        if (for_submitter(j->name, &c->size)) {
+        if (for_submitter(j->name, &c[n].size)) {
             queue_lock(q);
-            j->state = JOB_BARRIER;
-            q->barrier = 1;
-            tell_submitter_locked(q, i);
+            j->state = JOB_SPECIAL;
+            tell_submitter_locked(q, taken[i]);
             queue_unlock(q);
-            break;
+            continue;
         }
         fd = input_open(j->name);
         err = errno;
-        queue_lock(q);
-        q->claimed++;
         if (fd < 0) {
-            queue_complete_locked(q, i, RESULT_OPEN_FAILED, err, NULL);
-        } else {
-            j->state = JOB_CLAIMED;
-            c->index = i;
-            c->fd = fd;
-            got = 1;
+            queue_lock(q);
+            queue_complete_locked(q, taken[i], RESULT_OPEN_FAILED, err, NULL);
+            queue_unlock(q);
+            continue;
         }
-        queue_unlock(q);
+        c[n].index = taken[i];
+        c[n++].fd = fd;
     }
-    pthread_mutex_unlock(&q->open_lock);
-    return got;
+    return n;
 }

@@ -2,15 +2,15 @@
  * their results, in order) and the workers that open and hash them.
  *
  * Jobs live in a ring of QUEUE_CAP slots, counted by three positions that
- * only grow: head <= claimed <= tail.  Jobs before head are emitted and their
- * slots free; [head, claimed) are taken by workers or done; [claimed, tail)
- * wait to be claimed.  Claims happen strictly in order, and a claimed file is
- * opened before the next one is claimed: inputs are opened in submission
- * order, whatever the number of workers.  An input that is not a regular
- * file (standard input, a FIFO, a terminal, a directory) is not claimed: the
- * queue stops at it (the barrier) until the submitter, having emitted every
- * result before it, opens and reads it itself.  A FIFO whose writer waits for
- * those results is thus opened only after they are out.
+ * only grow: tail is where the next job goes, claimed the next to claim and
+ * head the next to emit.  Jobs are claimed strictly in order, a few at a
+ * time, and each claimed file is opened at once by the worker that claimed
+ * it: inputs are opened in submission order, give or take the few opened
+ * side by side by different workers.  A claimed input that is not a regular
+ * file (standard input, a FIFO, a terminal, a directory) is not opened by
+ * the worker: it is handed to the submitter, which opens and reads it only
+ * once every result before it is out.  A FIFO whose writer waits for those
+ * results thus works.
  */
 #ifndef MD5SUM_QUEUE_H
 #define MD5SUM_QUEUE_H
@@ -24,11 +24,12 @@
 
 #define QUEUE_CAP 4096      /* jobs submitted and not yet emitted */
 #define QUEUE_TAG_MAX 32    /* bytes of the caller's tag kept per job */
+#define QUEUE_CLAIM_MAX 128 /* jobs claimed at once */
 
 enum job_state {
     JOB_QUEUED,     /* waiting to be claimed */
-    JOB_CLAIMED,    /* a worker has it open */
-    JOB_BARRIER,    /* not a regular file: the submitter reads it */
+    JOB_CLAIMED,    /* a worker has it */
+    JOB_SPECIAL,    /* not a regular file: the submitter reads it */
     JOB_DONE        /* result set */
 };
 
@@ -49,12 +50,10 @@ struct waiter {
 };
 
 struct queue {
-    pthread_mutex_t lock;          /* guards everything below but open_lock */
-    pthread_mutex_t open_lock;     /* held while a claimed input is opened */
+    pthread_mutex_t lock;          /* guards everything below */
     pthread_cond_t head_cv;        /* the submitter waits here for results */
     struct job ring[QUEUE_CAP];
     size_t head, claimed, tail;
-    int barrier;                   /* claiming stopped at a JOB_BARRIER job */
     int submitter_waiting;
     int closing;                   /* no more jobs will come */
     struct waiter *idle;           /* workers waiting for work */
@@ -70,11 +69,11 @@ struct claim {
     off_t size;      /* its size at the time of the claim */
 };
 
-/* Claim the next job for a worker.  Returns 1 with *C filled for a regular
- * file now open; 0 when there is nothing to claim now (no job, the barrier,
- * or, with TRY, another worker opening); the jobs that fail to open are
- * completed on the way with their error.  Called without the lock held. */
-int queue_claim(struct queue *q, struct claim *c, int try);
+/* Claim the next jobs, up to MAX, for a worker, and open them in order:
+ * the regular files are put in C[0 ..] and counted in the return value.
+ * Jobs that fail to open are completed with their error, and the others
+ * handed to the submitter (JOB_SPECIAL).  Called without the lock held. */
+size_t queue_claim(struct queue *q, struct claim *c, size_t max);
 
 /* Set the result of claimed job I and wake the submitter if it waits.  With
  * the lock held (queue_lock/queue_unlock), so a worker completes in bulk. */
@@ -84,8 +83,8 @@ void queue_complete_locked(struct queue *q, size_t i, enum result_status status,
 void queue_lock(struct queue *q);
 void queue_unlock(struct queue *q);
 
-/* Wake every idle worker (with the lock held): jobs came, the barrier went,
- * or the queue is closing. */
+/* Wake every idle worker (with the lock held): jobs came, or the queue is
+ * closing. */
 void queue_wake_idle_locked(struct queue *q);
 
 /* Put W to sleep on the queue as idle until queue_wake_idle_locked or a

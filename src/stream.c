@@ -6,8 +6,9 @@
 
 #include "verify.h"
 
-VERIFY(chunks_fill_windows, STREAM_WINDOW % (off_t)STREAM_CHUNK == 0);
-VERIFY(chunks_are_blocks, STREAM_CHUNK % MD5_BLOCK_SIZE == 0);
+VERIFY(chunks_are_blocks, STREAM_CHUNK % MD5_BLOCK_SIZE == 0 &&
+                          STREAM_AHEAD_CHUNK % MD5_BLOCK_SIZE == 0);
+VERIFY(chunks_fit_buffer, STREAM_CHUNK <= STREAM_AHEAD_CHUNK);
 
 /* Fill a slot's buffer from the file, on whichever thread takes the
  * request, and tell the stream's worker. */
@@ -18,11 +19,13 @@ static void read_slot(struct io_request *r)
     enum slot_state state = SLOT_READY;
     size_t got = 0;
     int final = 0, err = 0;
+    off_t last = (sl->off + (off_t)sl->len - 1) / STREAM_WINDOW;
 
-    if (sl->off % STREAM_WINDOW == 0)
-        posix_fadvise(t->fd, sl->off, 2 * STREAM_WINDOW, POSIX_FADV_WILLNEED);
-    while (got < STREAM_CHUNK) {
-        ssize_t n = pread(t->fd, sl->buf + got, STREAM_CHUNK - got, sl->off + (off_t)got);
+    /* Reaching a new window: ask the disk for it and the next. */
+    if (sl->off == 0 || last != (sl->off - 1) / STREAM_WINDOW)
+        posix_fadvise(t->fd, last * STREAM_WINDOW, 2 * STREAM_WINDOW, POSIX_FADV_WILLNEED);
+    while (got < sl->len) {
+        ssize_t n = pread(t->fd, sl->buf + got, sl->len - got, sl->off + (off_t)got);
 
         if (n < 0) {
             if (errno == EINTR)
@@ -38,7 +41,7 @@ static void read_slot(struct io_request *r)
         got += (size_t)n;
         /* Short at or past the size it had: the file ends here, as GNU's
          * reading would find it; no further read just to see 0. */
-        if (got < STREAM_CHUNK && sl->off + (off_t)got >= t->size) {
+        if (got < sl->len && sl->off + (off_t)got >= t->size) {
             final = 1;
             break;
         }
@@ -52,22 +55,36 @@ static void read_slot(struct io_request *r)
     queue_unlock(t->io->q);
 }
 
-/* Ask for T's next chunk in slot K. */
-static void ask(struct worker_io *io, struct task *t, unsigned k)
+/* Read T's next chunk into slot K: now, in this thread, or AHEAD, on the
+ * I/O thread (or whichever thread is free first). */
+static void ask(struct worker_io *io, struct task *t, unsigned k, int ahead)
 {
     struct slot *sl = &t->slot[k];
 
     sl->task = t;
     sl->off = t->next_off;
-    t->next_off += (off_t)STREAM_CHUNK;
+    sl->len = ahead ? STREAM_AHEAD_CHUNK : STREAM_CHUNK;
+    t->next_off += (off_t)sl->len;
     sl->req.run = read_slot;
     queue_lock(io->q);
     sl->state = SLOT_PENDING;
     queue_unlock(io->q);
-    iothread_submit(&sl->req);
+    if (ahead)
+        iothread_submit(&sl->req);
+    else
+        read_slot(&sl->req);
 }
 
-void stream_start(struct worker_io *io, struct task *t, unsigned char *buf)
+/* Read ahead, on another thread, only for a stream alone in its lanes: it
+ * runs the scalar core, and leaves its reading to a CPU that is free.  In
+ * lanes with others the CPUs are busy anyway, and a chunk read just before
+ * it is hashed is still in cache. */
+static int read_ahead(const struct worker_io *io, const struct lanes *s)
+{
+    return io->io_thread && s->used == 1;
+}
+
+void stream_start(struct task *t, unsigned char *buf)
 {
     unsigned k;
 
@@ -80,9 +97,6 @@ void stream_start(struct worker_io *io, struct task *t, unsigned char *buf)
         t->slot[k].buf = buf + k * STREAM_BUF;
         t->slot[k].state = SLOT_IDLE;
     }
-    ask(io, t, 0);
-    if (t->next_off <= t->size)
-        ask(io, t, 1);
 }
 
 /* Wait until no slot of T is being read, then close it. */
@@ -116,12 +130,19 @@ enum stream_step stream_feed(struct worker_io *io, struct lanes *s, struct task 
                              struct outcome *out)
 {
     struct slot *sl = &t->slot[t->cur];
-    enum slot_state state;
+    int ahead = read_ahead(io, s);
+    enum slot_state state, other;
     size_t len;
 
-    /* IDLE: the file has grown past the size it had: read on. */
-    if (sl->state == SLOT_IDLE)
-        ask(io, t, t->cur);
+    queue_lock(io->q);
+    state = sl->state;
+    other = t->slot[t->cur ^ 1].state;
+    queue_unlock(io->q);
+    if (state == SLOT_IDLE)
+        ask(io, t, t->cur, ahead);
+    /* Alone: the chunk after this one is read meanwhile. */
+    if (ahead && other == SLOT_IDLE && t->next_off <= t->size)
+        ask(io, t, t->cur ^ 1, 1);
     queue_lock(io->q);
     state = sl->state;
     queue_unlock(io->q);
@@ -152,14 +173,12 @@ enum stream_step stream_chunk_done(struct worker_io *io, struct lanes *s, struct
         out->status = RESULT_OK;
         return stream_close(io, s, t, out);
     }
-    /* Keep two chunks ahead while the file is not known to end. */
-    if (t->next_off <= t->size) {
-        ask(io, t, t->cur);
-    } else {
-        queue_lock(io->q);
-        sl->state = SLOT_IDLE;
-        queue_unlock(io->q);
-    }
-    t->cur ^= 1;
+    /* The next chunk is in the other slot if it was read ahead; otherwise
+     * this buffer, still in cache, takes it. */
+    queue_lock(io->q);
+    sl->state = SLOT_IDLE;
+    if (t->slot[t->cur ^ 1].state != SLOT_IDLE)
+        t->cur ^= 1;
+    queue_unlock(io->q);
     return stream_feed(io, s, t, out);
 }

@@ -1,11 +1,14 @@
 /* A large regular file hashed in a lane, one chunk at a time.
  *
- * Two chunk buffers are kept filled ahead with positioned reads (pread), on
- * the I/O thread or on a hashing thread with nothing better to do: when the
- * lane has used one up, the chunk after the next is asked for in its place.
- * Chunks are 256 KiB, so that the chunks of every lane stay in cache until
- * they are hashed; the disk still sees windows of 1 MiB, asked for ahead
- * with POSIX_FADV_WILLNEED as a window begins.  The file is read to its end
+ * Chunks are read with positioned reads (pread) into one of two buffers.
+ * In lanes with other files, the next chunk is read when the lane needs it,
+ * by the hashing thread: every CPU is busy anyway, and the chunk is still in
+ * cache when it is hashed.  A stream alone in its lanes keeps the next
+ * chunk read ahead on the I/O thread (or whichever thread is free first),
+ * so its hashing thread runs MD5 alone; its chunks are 1 MiB, to hand off
+ * seldom.  Chunks hashed in lanes are 256 KiB, so the chunks of every lane
+ * stay in cache; the disk still sees windows of 1 MiB, asked for ahead with
+ * POSIX_FADV_WILLNEED as a chunk reaches a new window.  The file is read to its end
  * as read(2) would see it, as with GNU md5sum, even if it grows or shrinks
  * meanwhile; the last chunk is padded in its buffer, so its lane's final
  * state is the digest.
@@ -16,10 +19,12 @@
 #include "result.h"
 #include "task.h"
 
-#define STREAM_CHUNK ((size_t)256 << 10)
-#define STREAM_WINDOW ((off_t)1 << 20)
-/* A chunk buffer: a chunk, then room for its padding, 64-byte aligned. */
-#define STREAM_BUF ((STREAM_CHUNK + MD5_PAD_MAX + 63) & ~(size_t)63)
+#define STREAM_CHUNK ((size_t)256 << 10)        /* read when a lane needs it */
+#define STREAM_AHEAD_CHUNK ((size_t)1 << 20)    /* read ahead for a stream alone */
+#define STREAM_WINDOW ((off_t)1 << 20)          /* what the disk is asked for */
+/* A chunk buffer: the larger chunk, then room for its padding, 64-byte
+ * aligned.  Only what a chunk fills is ever touched. */
+#define STREAM_BUF ((STREAM_AHEAD_CHUNK + MD5_PAD_MAX + 63) & ~(size_t)63)
 
 struct outcome {
     enum result_status status;
@@ -34,9 +39,9 @@ enum stream_step {
 };
 
 /* Start T (claimed, open, larger than a small file) as a stream reading
- * through the two STREAM_BUF buffers at BUF: its first chunks are asked
- * for.  T is not in a lane yet. */
-void stream_start(struct worker_io *io, struct task *t, unsigned char *buf);
+ * through the two STREAM_BUF buffers at BUF.  Its first chunk is read
+ * when it is first fed, in a lane. */
+void stream_start(struct task *t, unsigned char *buf);
 
 /* T, in a lane with no blocks, gets its next chunk if that is read. */
 enum stream_step stream_feed(struct worker_io *io, struct lanes *s, struct task *t,

@@ -32,8 +32,9 @@ struct task;
 struct slot {
     struct io_request req;   /* first: the request hands it back */
     struct task *task;
-    unsigned char *buf;      /* STREAM_CHUNK bytes, and room for the padding */
+    unsigned char *buf;      /* STREAM_BUF bytes */
     off_t off;               /* where the chunk starts in the file */
+    size_t len;              /* the bytes asked for */
     size_t got;
     int final, err;
     enum slot_state state;

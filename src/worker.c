@@ -24,7 +24,7 @@ struct worker {
     struct task task[WORKER_MAX_TASKS];
     struct task *free_tasks;             /* linked by next_ready */
     struct task *ready, **ready_end;     /* claimed, waiting for a lane */
-    struct task *pending;                /* a small file waiting for arena room */
+    struct task *pending, **pending_end; /* small files waiting for arena room */
     unsigned n_tasks, n_streams, max_streams;
     /* Two chunk buffers for each stream; free_bufs[0 .. n_free_bufs) are
      * the free pairs. */
@@ -76,8 +76,8 @@ struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, i
     /* Not more streams than lanes: a stream holds its lane to its end. */
     if (max_streams > w->lanes.cap)
         max_streams = w->lanes.cap;
-    for (; max_streams > 0 && !w->stream_bufs; max_streams /= 2)
-        w->stream_bufs = malloc(2 * STREAM_BUF * max_streams);
+    while (max_streams > 0 && !(w->stream_bufs = malloc(2 * STREAM_BUF * max_streams)))
+        max_streams /= 2;
     if (!w->stream_bufs) {
         worker_free(w);
         return NULL;
@@ -86,6 +86,7 @@ struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, i
     for (i = 0; i < max_streams; i++)
         w->free_bufs[i] = i;
     w->ready_end = &w->ready;
+    w->pending_end = &w->pending;
     for (i = WORKER_MAX_TASKS; i-- > 0;) {
         w->task[i].io = &w->io;
         w->task[i].next_ready = w->free_tasks;
@@ -165,7 +166,9 @@ static void read_small(struct worker *w, struct task *t)
     ssize_t got;
 
     if (!data) {
-        w->pending = t;
+        t->next_ready = NULL;
+        *w->pending_end = t;
+        w->pending_end = &t->next_ready;
         return;
     }
     /* A read that returns the whole size has reached the end of a regular
@@ -227,30 +230,40 @@ static void take(struct worker *w, const struct claim *c)
     } else {
         w->n_streams++;
         t->bufs = w->free_bufs[--w->n_free_bufs];
-        stream_start(&w->io, t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
+        stream_start(t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
         make_ready(w, t);
     }
 }
 
-/* Claim jobs while there is room for any kind of input. */
+/* Claim jobs while there is room for any kind of input, after the small
+ * files that waited for the arena to empty. */
 static int fill(struct worker *w)
 {
-    struct claim c;
+    struct claim c[WORKER_MAX_TASKS];
+    size_t room, n, i;
     int got = 0;
 
     if (w->pending && w->arena_live == 0) {
         struct task *t = w->pending;
 
         w->pending = NULL;
-        read_small(w, t);
+        w->pending_end = &w->pending;
+        while (t) {
+            struct task *next = t->next_ready;
+            read_small(w, t);
+            t = next;
+        }
         got = 1;
     }
-    while (!w->pending && w->n_tasks < WORKER_MAX_TASKS && w->n_streams < w->max_streams &&
-           queue_claim(w->io.q, &c, w->ready || lanes_runnable(&w->lanes))) {
-        take(w, &c);
-        got = 1;
-    }
-    return got;
+    if (w->pending)
+        return got;
+    room = WORKER_MAX_TASKS - w->n_tasks;
+    if (room > w->max_streams - w->n_streams)
+        room = w->max_streams - w->n_streams;
+    n = room ? queue_claim(w->io.q, c, room) : 0;
+    for (i = 0; i < n; i++)
+        take(w, &c[i]);
+    return got || n > 0;
 }
 
 /* Streams whose lane waits: feed those whose window is ready. */
@@ -330,12 +343,29 @@ static void flush_done(struct worker *w)
     w->n_done = 0;
 }
 
+/* Is some lane waiting for its stream's next chunk? */
+static int lane_waiting(const struct worker *w)
+{
+    unsigned i;
+
+    for (i = 0; i < w->lanes.used; i++)
+        if (w->lanes.task[i]->blocks == 0)
+            return 1;
+    return 0;
+}
+
 int worker_step(struct worker *w)
 {
     int progress = fill(w);
 
     start_ready(w);
     progress |= feed_waiting(w);
+    /* A round with lanes waiting runs them idle: first do the reads that
+     * are queued (any worker's: they all have to be done), then feed. */
+    while (lane_waiting(w) && iothread_help()) {
+        progress = 1;
+        feed_waiting(w);
+    }
     if (lanes_runnable(&w->lanes)) {
         run_round(w);
         progress = 1;
@@ -359,7 +389,7 @@ static int has_work_locked(struct worker *w)
     if (w->ready && lanes_free(&w->lanes) > 0)
         return 1;
     return !w->pending && w->n_tasks < WORKER_MAX_TASKS && w->n_streams < w->max_streams &&
-           q->claimed < q->tail && !q->barrier;
+           q->claimed < q->tail;
 }
 
 void *worker_main(void *arg)
