@@ -89,8 +89,8 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     unsigned n = jobs_wanted ? jobs_wanted : cpus_available();
 
     if (!initialised) {
-        pthread_mutex_init(&q.lock, NULL);
-        pthread_cond_init(&q.head_cv, NULL);
+        if (queue_init(&q) != 0)
+            xalloc_die();
         initialised = 1;
     }
     emit_fn = emit;
@@ -185,7 +185,10 @@ enum until { UNTIL_ROOM, UNTIL_EMPTY };
  * flush what it emitted. */
 static void pump(enum until u)
 {
-    size_t room = inline_worker || n_threads == 0 ? INLINE_AHEAD : QUEUE_CAP;
+    size_t room = inline_worker || n_threads == 0 ? INLINE_AHEAD : q.cap;
+
+    if (room > q.cap)
+        room = q.cap;
 
     queue_lock(&q);
     for (;;) {

@@ -8,7 +8,25 @@
 
 #include "fdio.h"
 
-static int used_stdin;
+static int used_stdin, stdin_was_closed;
+
+void input_hold_stdin(void)
+{
+    /* A descriptor open for writing only: reading it fails with EBADF, as
+     * reading a closed one does. */
+    if (fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF &&
+        open("/dev/null", O_WRONLY) == STDIN_FILENO)
+        stdin_was_closed = 1;
+}
+
+int input_close_stdin(void)
+{
+    if (stdin_was_closed) {
+        errno = EBADF;
+        return -1;
+    }
+    return close(STDIN_FILENO);
+}
 
 int input_used_stdin(void)
 {

@@ -17,6 +17,16 @@ int input_close(int fd);
 /* True once standard input has been opened (it must then be closed at exit). */
 int input_used_stdin(void);
 
+/* If fd 0 is closed, hold it with a descriptor that cannot be read (EBADF,
+ * as when closed): otherwise a file opened by one thread could sit on fd 0
+ * for a moment, and another thread reading standard input would read it.
+ * Call before any thread starts. */
+void input_hold_stdin(void);
+
+/* Close standard input at exit: 0, or -1 with errno set (EBADF if it was
+ * closed when we started, as close(2) would say). */
+int input_close_stdin(void);
+
 /* Absorb the rest of FD, to end of file, into CTX, reading through the SIZE
  * bytes at BUF.  0, or -1 with errno set. */
 int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size);

@@ -14,8 +14,11 @@ void lines_init(struct line_reader *r, int fd, void (*before_wait)(void))
 {
     r->fd = fd;
     r->before_wait = before_wait;
-    r->cap = INITIAL_SIZE;
-    r->buf = xmalloc(r->cap + 1);
+    /* Smaller when memory is short: it grows with the longest line anyway. */
+    for (r->cap = INITIAL_SIZE; !(r->buf = malloc(r->cap + 1)) && r->cap > 4096; r->cap /= 16)
+        continue;
+    if (!r->buf)
+        r->buf = xmalloc(r->cap + 1);
     r->start = r->end = r->scanned = 0;
     r->eof = 0;
     r->err = 0;

@@ -153,6 +153,7 @@ int main(int argc, char **argv)
 
     set_program_name(argv[0]);
     setlocale(LC_ALL, "");
+    input_hold_stdin();
 
     /* Acted on in command-line order, as GNU does: --help or --version wins
      * over anything after it, an invalid option before it wins over it. */
@@ -213,7 +214,7 @@ int main(int argc, char **argv)
         ok = hash_files(argv + optind, argc - optind, style);
     }
 
-    if (input_used_stdin() && close(STDIN_FILENO) != 0) {
+    if (input_used_stdin() && input_close_stdin() != 0) {
         diag(errno, "standard input");
         ok = 0;
     }

@@ -1,14 +1,32 @@
 #include "queue.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "input.h"
 
+int queue_init(struct queue *q)
+{
+    size_t cap;
+
+    for (cap = QUEUE_CAP; cap >= QUEUE_CAP_MIN; cap /= 4) {
+        q->ring = calloc(cap, sizeof *q->ring);
+        if (q->ring) {
+            q->cap = cap;
+            break;
+        }
+    }
+    if (!q->ring || pthread_mutex_init(&q->lock, NULL) != 0 ||
+        pthread_cond_init(&q->head_cv, NULL) != 0)
+        return -1;
+    return 0;
+}
+
 struct job *queue_job(struct queue *q, size_t i)
 {
-    return &q->ring[i % QUEUE_CAP];
+    return &q->ring[i % q->cap];
 }
 
 void queue_lock(struct queue *q)

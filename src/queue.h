@@ -1,7 +1,7 @@
 /* The ordered queue of jobs between the thread that submits them (and emits
  * their results, in order) and the workers that open and hash them.
  *
- * Jobs live in a ring of QUEUE_CAP slots, counted by three positions that
+ * Jobs live in a ring of up to QUEUE_CAP slots, counted by three positions that
  * only grow: tail is where the next job goes, claimed the next to claim and
  * head the next to emit.  Jobs are claimed strictly in order, a few at a
  * time, and each claimed file is opened at once by the worker that claimed
@@ -22,7 +22,8 @@
 #include "md5.h"
 #include "result.h"
 
-#define QUEUE_CAP 4096      /* jobs submitted and not yet emitted */
+#define QUEUE_CAP 4096      /* jobs submitted and not yet emitted, at most */
+#define QUEUE_CAP_MIN 16    /* when memory is short */
 #define QUEUE_TAG_MAX 32    /* bytes of the caller's tag kept per job */
 #define QUEUE_CLAIM_MAX 128 /* jobs claimed at once */
 
@@ -52,12 +53,17 @@ struct waiter {
 struct queue {
     pthread_mutex_t lock;          /* guards everything below */
     pthread_cond_t head_cv;        /* the submitter waits here for results */
-    struct job ring[QUEUE_CAP];
+    struct job *ring;
+    size_t cap;                    /* slots in the ring */
     size_t head, claimed, tail;
     int submitter_waiting;
     int closing;                   /* no more jobs will come */
     struct waiter *idle;           /* workers waiting for work */
 };
+
+/* Make Q's ring, as large as memory allows.  Returns 0, or -1 if not even
+ * QUEUE_CAP_MIN slots can be had. */
+int queue_init(struct queue *q);
 
 /* The job at position I (head <= I < tail). */
 struct job *queue_job(struct queue *q, size_t i);

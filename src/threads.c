@@ -3,7 +3,6 @@
 #include "threads.h"
 
 #include <sched.h>
-#include <signal.h>
 #include <unistd.h>
 
 #define STACK_SIZE ((size_t)256 << 10)
@@ -11,19 +10,12 @@
 int thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 {
     pthread_attr_t attr;
-    sigset_t all, old;
     int rc;
 
     if (pthread_attr_init(&attr) != 0)
         return -1;
     pthread_attr_setstacksize(&attr, STACK_SIZE);
-    /* The new thread inherits this mask: signals such as SIGPIPE or SIGINT
-     * then go to the main thread, as in a single-threaded md5sum. */
-    sigfillset(&all);
-    sigdelset(&all, SIGBUS);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
     rc = pthread_create(t, &attr, fn, arg);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
     return rc == 0 ? 0 : -1;
 }

@@ -6,9 +6,9 @@
 
 /* Start FN(ARG) on a new thread with a small stack (it runs no deep calls):
  * under `ulimit -v` the default 8 MiB stacks would be the first thing to
- * fail.  Signals are blocked in it but SIGBUS, which is raised in the
- * faulting thread and must be caught there.  Returns 0, or -1 if the thread
- * could not be made. */
+ * fail.  Returns 0, or -1 if the thread could not be made.  No signal is
+ * handled, so any thread may take a signal: its default action is the
+ * process's. */
 int thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* The CPUs this process may run on (its affinity mask where the system has

@@ -28,12 +28,18 @@ setup() {
     export LC_ALL=${TEST_LOCALE:-C}
 }
 
-# Put our program at $OURS/md5sum, running BINARY (under $EXEC_WRAPPER if set).
+# Put our program at $OURS/md5sum, running BINARY (under $EXEC_WRAPPER if
+# set, and given $MD5SUM_TEST_ARGS first if set: the i686 leg passes -j1,
+# since qemu-i386 7.2 hangs in every pthread_create).
 install_ours() {
     rm -f "$OURS/md5sum"
     if [ -n "${EXEC_WRAPPER:-}" ]; then
         # qemu's -0 sets argv[0], so the program name stays "md5sum".
-        printf '#!/bin/sh\nexec %s -0 md5sum "%s" "$@"\n' "$EXEC_WRAPPER" "$1" > "$OURS/md5sum"
+        printf '#!/bin/sh\nexec %s -0 md5sum "%s" %s "$@"\n' "$EXEC_WRAPPER" "$1" \
+            "${MD5SUM_TEST_ARGS:-}" > "$OURS/md5sum"
+        chmod 755 "$OURS/md5sum"
+    elif [ -n "${MD5SUM_TEST_ARGS:-}" ]; then
+        printf '#!/bin/bash\nexec -a md5sum "%s" %s "$@"\n' "$1" "$MD5SUM_TEST_ARGS" > "$OURS/md5sum"
         chmod 755 "$OURS/md5sum"
     else
         ln -s "$1" "$OURS/md5sum"

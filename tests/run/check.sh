@@ -150,7 +150,9 @@ if want s390x; then
     cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable "" \
         "-E LOCPATH=$PWD/build-s390x/locale"
 fi
-want i686 && cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
+# qemu-i386 7.2 hangs in pthread_create (any program's), so md5sum runs
+# with -j1 there: the 32-bit build is tested, threads are not.
+want i686 && MD5SUM_TEST_ARGS=-j1 cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
 
 passed=$(grep -c '^ok' "$results")
 failed=$(grep -c '^not ok' "$results")

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# Threads change nothing a user sees: random mixes of inputs, hashed and
+# checked with --jobs 1, 2, 3 and 8, against GNU md5sum (which has no
+# --jobs), stdout and stderr merged so that the order of results and
+# diagnostics is compared too.  Each seed makes files of sizes around every
+# boundary the engine has (blocks, the 256 KiB chunk, the 1 MiB window and
+# small-file limit, the arena's quarter) and up to 40 MiB (4 MiB under
+# qemu), missing and unreadable entries, a directory, standard input twice,
+# a FIFO, odd names and repeated operands.
+load '../helpers'
+
+SEEDS_NATIVE="1 2 3 4"
+SEEDS_QEMU="1 2"
+
+seeds() {
+    if [ -n "${EXEC_WRAPPER:-}" ]; then echo "$SEEDS_QEMU"; else echo "$SEEDS_NATIVE"; fi
+}
+
+# Our md5sum as "md5sum" again, now always given -j N first.
+ours_with_jobs() {
+    local bin=$OURS/md5sum.bin
+    [ -f "$bin" ] || { cp "$MD5SUM" "$bin"; chmod 755 "$bin"; }
+    rm -f "$OURS/md5sum"
+    if [ -n "${EXEC_WRAPPER:-}" ]; then
+        printf '#!/bin/sh\nexec %s -0 md5sum "%s" -j %s "$@"\n' "$EXEC_WRAPPER" "$bin" "$1" > "$OURS/md5sum"
+    else
+        printf '#!/bin/bash\nexec -a md5sum "%s" -j %s "$@"\n' "$bin" "$1" > "$OURS/md5sum"
+    fi
+    chmod 755 "$OURS/md5sum"
+}
+
+# make_mix SEED: files in the current directory, and "ops" (the operands,
+# NUL-separated) and "stdin" (what standard input holds).
+make_mix() {
+    local max=41943040
+    [ -z "${EXEC_WRAPPER:-}" ] || max=4194304
+    [ -f ../pool ] || head -c $((max + 1048576)) /dev/urandom > ../pool
+    head -c 100000 ../pool | tail -c 777 > stdin
+    mkdir -p dir
+    awk -v seed="$1" -v max="$max" 'BEGIN {
+        srand(seed)
+        split("0 1 55 56 63 64 65 127 128 4095 4096 4097 65536 262143 262144 262145 " \
+              "524288 1048575 1048576 1048577 2097151 2097152 2097153 3145728", edge, " ")
+        n = 20 + int(rand() * 20); big = 0
+        for (i = 0; i < n; i++) {
+            r = rand()
+            if (r < 0.6) size = edge[1 + int(rand() * 24)]
+            else if (r < 0.8) size = 64 * int(rand() * 40000)
+            else if (r < 0.95 || big >= 1) size = int(rand() * 4194304)
+            else { size = int(rand() * max); big++ }
+            if (size > max) size = max
+            name = sprintf("f%02d", i)
+            if (i % 7 == 3) name = name " sp"
+            if (i % 11 == 5) name = name "\\bs"
+            if (i % 13 == 6) name = name "\nnl"
+            if (i % 17 == 8) name = "-" name
+            printf "F\t%d\t%s%c", size, name, 0
+        }
+    }' > spec
+    while IFS=$'\t' read -r -d '' kind size name; do
+        head -c "$size" ../pool > "./$name"
+    done < spec
+    # The operands: every file, some twice, shuffled by the seed, with the
+    # special entries put in.
+    awk -v seed="$1" 'BEGIN { RS = "\0"; srand(seed * 7 + 1) }
+        { split($0, f, "\t"); name[n++] = f[3] }
+        END {
+            for (i = 0; i < n; i++) { ops[m++] = name[i]; if (rand() < 0.1) ops[m++] = name[i] }
+            for (i = m - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = ops[i]; ops[i] = ops[j]; ops[j] = t }
+            split("nosuch dir - fifo - locked", extra, " ")
+            for (k = 1; k <= 6; k++) { p = int(rand() * m); for (i = m; i > p; i--) ops[i] = ops[i - 1]; ops[p] = extra[k]; m++ }
+            for (i = 0; i < m; i++) printf "%s%c", ops[i], 0
+        }' spec > ops
+    mkfifo fifo
+    chmod a+rw fifo
+    printf 'locked' > locked
+    chmod 000 locked
+}
+
+# The operands as a quoted shell word list.
+ops_words() {
+    local w='' x
+    while IFS= read -r -d '' x; do w+=" $(printf '%q' "$x")"; done < ops
+    echo "$w"
+}
+
+# compare_jobs SCRIPT [fifo]: ours with -j 1, 2, 3 and 8 against GNU,
+# merged streams; with "fifo", a writer feeds the FIFO once (a run that
+# never opens it fails after 30 s instead of hanging).
+compare_jobs() {
+    local j s=$1 jobs="1 2 3 8"
+    [ "${2:-}" != fifo ] || s="{ timeout 30 sh -c 'printf fifo-data > fifo' & } ; $s ; wait"
+    # A leg that fixes the jobs (MD5SUM_TEST_ARGS) tests those alone.
+    [ -z "${MD5SUM_TEST_ARGS:-}" ] || jobs=1
+    for j in $jobs; do
+        ours_with_jobs "$j"
+        same_merged "$s"
+    done
+}
+
+@test "random mixes, hashing: --jobs 1, 2, 3 and 8 print what GNU prints" {
+    local seed
+    RUN_AS=as_nobody
+    open_to_nobody
+    for seed in $(seeds); do
+        mkdir -p "s$seed" && cd "s$seed"
+        chmod a+rwx .
+        make_mix "$seed"
+        compare_jobs "md5sum -- $(ops_words) < stdin" fifo
+        compare_jobs "md5sum --tag -- $(ops_words) < stdin" fifo
+        cd ..
+    done
+}
+
+@test "random mixes, check mode: --jobs 1, 2, 3 and 8 print what GNU prints" {
+    local seed
+    RUN_AS=as_nobody
+    open_to_nobody
+    for seed in $(seeds); do
+        mkdir -p "s$seed" && cd "s$seed"
+        chmod a+rwx .
+        make_mix "$seed"
+        awk 'BEGIN { RS = "\0" } { split($0, f, "\t"); printf "%s%c", f[3], 0 }' spec |
+            xargs -0 "$GNU_MD5SUM" -- > list 2>/dev/null || true
+        # A wrong digest, a missing entry, unreadable and special entries,
+        # and an improperly formatted line.
+        awk 'NR % 5 == 2 { sub(/^[0-9a-f]/, "x") } NR % 7 == 3 { sub(/  f/, "  nof") } { print }' list > list2
+        h=$("$GNU_MD5SUM" < /dev/null | cut -c1-32)
+        printf '%s  dir\n%s  locked\n%s  fifo\nnot a line\n%s  nosuch\n' "$h" "$h" "$h" "$h" >> list2
+        chmod a+r list list2
+        compare_jobs "md5sum -c list"
+        compare_jobs "md5sum -c -w list2 list" fifo
+        compare_jobs "md5sum -c --quiet - < list2" fifo
+        cd ..
+    done
+}
