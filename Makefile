@@ -153,4 +153,4 @@ clean:
 
 # A fault injector for tests/cli/resize.bats (native builds only).
 $(B)/resize_preload.so: tests/fault/resize_preload.c
-	$(CC) -shared -fPIC $(CFLAGS) -o $@ $< -ldl
+	$(CC) -shared -fPIC -pthread $(CFLAGS) -o $@ $< -ldl

@@ -88,7 +88,7 @@ static void check_emit(const struct result *r, void *arg)
 static void check_flush(void *arg)
 {
     (void)arg;
-    out_push_lines();
+    out_sync();
 }
 
 static void summary(const char *label, const struct check_opts *o, const struct counts *c)

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -26,6 +27,7 @@
 #include "xalloc.h"
 
 #define MAX_WORKERS 256
+#define WAIT_NS 100000000L   /* the submitter looks up at least this often */
 /* Jobs the submitter lets pile up when it is also the worker: a worker's
  * worth, so the lanes fill, and results are not held back much longer. */
 #define INLINE_AHEAD WORKER_MAX_TASKS
@@ -218,8 +220,17 @@ static void pump(enum until u)
         queue_lock(&q);
         state = queue_job(&q, head)->state;
         if (n_threads > 0 && state != JOB_DONE && state != JOB_SPECIAL) {
+            /* Not for ever: the caller's flush also notices a reader gone. */
+            struct timespec until;
+
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += WAIT_NS;
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
             q.submitter_waiting = 1;
-            pthread_cond_wait(&q.head_cv, &q.lock);
+            pthread_cond_timedwait(&q.head_cv, &q.lock, &until);
             q.submitter_waiting = 0;
         }
     }

@@ -31,7 +31,7 @@ static void hash_emit(const struct result *r, void *arg)
 static void hash_flush(void *arg)
 {
     (void)arg;
-    out_push_lines();
+    out_sync();
 }
 
 int hash_files(char *const *names, int n, const struct line_style *style)

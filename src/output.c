@@ -1,6 +1,8 @@
 #include "output.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@ VERIFY(chunk_fits_buffer, LINE_CHUNK < OUT_CAP);
 static char buf[OUT_CAP];
 static size_t used;
 static size_t threshold;   /* 0 until the first write */
+static int to_pipe;         /* stdout is a pipe or FIFO */
 static int nul_records;     /* -z: records end with NUL, not newline */
 static int write_failed;   /* a write failed: ferror(stdout) in stdio terms */
 static int last_errno;
@@ -31,8 +34,11 @@ static void set_threshold(void)
     struct stat st;
 
     threshold = 4096;
-    if (fstat(STDOUT_FILENO, &st) == 0 && st.st_blksize > 0 && st.st_blksize < OUT_CAP)
-        threshold = (size_t)st.st_blksize;
+    if (fstat(STDOUT_FILENO, &st) == 0) {
+        if (st.st_blksize > 0 && st.st_blksize < OUT_CAP)
+            threshold = (size_t)st.st_blksize;
+        to_pipe = S_ISFIFO(st.st_mode);
+    }
 }
 
 /* Write the first N pending bytes; on failure they are dropped, as glibc
@@ -72,6 +78,23 @@ void out_push_lines(void)
         return;
     while ((n = next_chunk()) > 0)
         write_out(n);
+}
+
+void out_sync(void)
+{
+    struct pollfd p;
+
+    if (threshold == 0)
+        set_threshold();
+    if (!nul_records && next_chunk() > 0) {
+        out_push_lines();
+        return;
+    }
+    p.fd = STDOUT_FILENO;
+    p.events = POLLOUT;
+    p.revents = 0;
+    if (to_pipe && poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+        raise(SIGPIPE);
 }
 
 void out_flush(void)

@@ -24,6 +24,12 @@ void out_str(const char *s);
 /* Write out every complete line (nothing with -z). */
 void out_push_lines(void);
 
+/* Write out every complete line, as the engine waits for more results.
+ * With none to write, and stdout a pipe whose reader has gone, raise
+ * SIGPIPE now, as the next write would: a run whose output nobody reads any
+ * more ends at once (with SIGPIPE ignored, nothing happens here). */
+void out_sync(void);
+
 /* Write out everything pending: before a diagnostic, so that stdout and
  * stderr stay in order when they go to the same place. */
 void out_flush(void);

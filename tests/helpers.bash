@@ -46,6 +46,14 @@ install_ours() {
     fi
 }
 
+# Our md5sum as "md5sum" again, given -j N before the script's arguments
+# (GNU's md5sum has no -j: scripts stay the same for both).
+ours_jobs() {
+    local bin=$OURS/md5sum.bin
+    [ -f "$bin" ] || { cp "$MD5SUM" "$bin"; chmod 755 "$bin"; }
+    MD5SUM_TEST_ARGS="-j $1" install_ours "$bin"
+}
+
 # ours SCRIPT / gnu SCRIPT: run SCRIPT with bash, "md5sum" being ours / GNU's,
 # as $RUN_AS (a command prefix such as as_nobody) when that is set.
 ours() { PATH=$OURS:$PATH ${RUN_AS:-} bash -c "$1"; }

@@ -2,9 +2,9 @@
 # Files that shrink or grow while md5sum reads them: the result is the digest
 # of the bytes read(2) gives, that is GNU md5sum's digest of the file as it
 # ends up, and the next operand is still hashed.  The change is made at a
-# known point by tests/fault/resize_preload.c: just before the first read at
-# or past a given offset (files over 1 MiB are read in 256 KiB chunks, two
-# ahead, by whichever thread is free).
+# known point by tests/fault/resize_preload.c: just before the first read
+# that reaches past a given offset (files over 1 MiB are read in chunks of
+# 256 KiB or 1 MiB, by whichever thread is free).
 load '../helpers'
 
 setup_resize() {
@@ -16,9 +16,8 @@ setup_resize() {
 }
 
 # resize SIZE AT NEWSIZE [OPTIONS]: a SIZE-byte file f that becomes NEWSIZE
-# bytes when ours first reads it at offset AT or later (NEWSIZE >= AT, so
-# nothing read so far is cut off); compare with GNU's output for the file as
-# it ends up.
+# bytes when ours first reads past offset AT (NEWSIZE >= AT, so nothing read
+# so far is cut off); compare with GNU's output for the file as it ends up.
 resize() {
     head -c "$1" /dev/zero | tr '\0' x > f
     cat chunk >> f; truncate -s "$1" f

@@ -16,19 +16,6 @@ seeds() {
     if [ -n "${EXEC_WRAPPER:-}" ]; then echo "$SEEDS_QEMU"; else echo "$SEEDS_NATIVE"; fi
 }
 
-# Our md5sum as "md5sum" again, now always given -j N first.
-ours_with_jobs() {
-    local bin=$OURS/md5sum.bin
-    [ -f "$bin" ] || { cp "$MD5SUM" "$bin"; chmod 755 "$bin"; }
-    rm -f "$OURS/md5sum"
-    if [ -n "${EXEC_WRAPPER:-}" ]; then
-        printf '#!/bin/sh\nexec %s -0 md5sum "%s" -j %s "$@"\n' "$EXEC_WRAPPER" "$bin" "$1" > "$OURS/md5sum"
-    else
-        printf '#!/bin/bash\nexec -a md5sum "%s" -j %s "$@"\n' "$bin" "$1" > "$OURS/md5sum"
-    fi
-    chmod 755 "$OURS/md5sum"
-}
-
 # make_mix SEED: files in the current directory, and "ops" (the operands,
 # NUL-separated) and "stdin" (what standard input holds).
 make_mix() {
@@ -93,7 +80,7 @@ compare_jobs() {
     # A leg that fixes the jobs (MD5SUM_TEST_ARGS) tests those alone.
     [ -z "${MD5SUM_TEST_ARGS:-}" ] || jobs=1
     for j in $jobs; do
-        ours_with_jobs "$j"
+        ours_jobs "$j"
         same_merged "$s"
     done
 }

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# What the threaded engine must keep from a single-threaded md5sum: results
+# written as soon as they are known (a FIFO's writer may wait for them),
+# prompt ends, write errors, memory limits, and the -j option itself.
+load '../helpers'
+
+# Files for the runs below: small, around the stream limits, and larger.
+mix() {
+    head -c 9437184 /dev/urandom > ../pool
+    local s i=0
+    for s in 0 3 64 4096 262144 1048575 1048577 3145728 9437184; do
+        head -c "$s" ../pool > "f$i"
+        i=$((i + 1))
+    done
+}
+
+sanitized() {
+    [ -n "${MD5SUM_SANITIZED:-}" ]
+}
+
+@test "a FIFO whose writer waits for the earlier results: they are out before it is opened" {
+    printf abc > a
+    printf xyz > b
+    mkfifo fifo
+    # The writer waits (up to 20 s) for two result lines, then feeds the FIFO.
+    same 'md5sum a b fifo a > out & p=$!
+          for i in $(seq 400); do [ "$(wc -l < out)" -ge 2 ] && break; sleep 0.05; done
+          echo "lines before the FIFO was written: $(wc -l < out)"
+          printf data > fifo; wait $p; echo "exit $?"; cat out'
+}
+
+@test "the same with check mode and with every thread count" {
+    printf abc > a
+    printf xyz > b
+    mkfifo fifo
+    "$GNU_MD5SUM" a b > list
+    printf '%s  fifo\n' "$("$GNU_MD5SUM" < /dev/null | cut -c1-32)" >> list
+    "$GNU_MD5SUM" a >> list
+    local j
+    for j in 1 2 8; do
+        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+        ours_jobs "$j"
+        same 'md5sum -c list > out & p=$!
+              for i in $(seq 400); do [ "$(wc -l < out)" -ge 2 ] && break; sleep 0.05; done
+              echo "lines before the FIFO was written: $(wc -l < out)"
+              printf data > fifo; wait $p; echo "exit $?"; cat out'
+    done
+}
+
+@test "md5sum -c LIST | head -n 1 ends as soon as head has gone, not after the list" {
+    # 1 GiB (64 MiB under qemu) sparse, listed 100 times: all of it would
+    # take minutes; the first line and the SIGPIPE at the next write end it.
+    local size=1073741824
+    [ -z "${EXEC_WRAPPER:-}" ] || size=67108864
+    printf abc > a
+    truncate -s "$size" big
+    "$GNU_MD5SUM" a > list
+    # Any digest will do for big: the run ends before big's first result.
+    for i in $(seq 100); do echo "00000000000000000000000000000000  big"; done >> list
+    run ours 'timeout 60 md5sum -c list | head -n 1; echo "status ${PIPESTATUS[0]}"'
+    assert_success
+    assert_output "a: OK
+status 141"
+}
+
+@test "output to /dev/full with every thread count: GNU's write error, every operand processed" {
+    mix
+    local j
+    for j in 1 2 3 8; do
+        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+        ours_jobs "$j"
+        same 'md5sum f* nosuch f0 > /dev/full'
+        same 'md5sum -c <(md5sum f* 2>/dev/null) > /dev/full'
+    done
+}
+
+@test "memory limits from 6 MiB up: what GNU does, hashing and checking" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "under qemu the limit would be qemu's"
+    ! sanitized || skip "sanitizers reserve far more address space"
+    mix
+    "$GNU_MD5SUM" f* > list
+    local lim j
+    for j in 1 2 8; do
+        ours_jobs "$j"
+        for lim in 6000 8000 12000 16000 24000 32000 64000; do
+            same "ulimit -v $lim; md5sum f* nosuch"
+            same "ulimit -v $lim; md5sum -c list"
+        done
+    done
+}
+
+@test "peak RSS stays under 96 MiB: many large files, many small ones, one huge one" {
+    command -v /usr/bin/time >/dev/null || skip "GNU time(1) is not installed (apt-get install time)"
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "under qemu the RSS would be qemu's"
+    ! sanitized || skip "sanitizers add their own memory"
+    mkdir large small
+    for i in $(seq 24); do truncate -s 16777216 "large/v$i"; done
+    for i in $(seq 100); do truncate -s $((3145728 + i * 4099)) "large/p$i"; done
+    for i in $(seq 2000); do truncate -s 262144 "small/s$i"; done
+    truncate -s 1073741824 huge
+    local set kib
+    for set in 'large/*' 'small/*' 'huge'; do
+        # shellcheck disable=SC2086  # the sets are globs
+        /usr/bin/time -f %M -o rss.txt "$MD5SUM" $set > /dev/null
+        kib=$(cat rss.txt)
+        echo "$set: peak RSS $kib KiB"
+        [ "$kib" -le $((96 * 1024)) ]
+    done
+}
+
+@test "-j and --jobs: a thread count from 1 to 1024, abbreviations, and errors in GNU's form" {
+    printf abc > f
+    "$GNU_MD5SUM" f > want
+    local a
+    for a in '-j 1 f' '-j2 f' '--jobs=3 f' '--jobs 8 f' '--jo=4 f' '--j=1024 f' '-bj2 f' '-j2 -c want'; do
+        run ours "md5sum $a"
+        assert_success
+    done
+    run ours 'md5sum -j 2 f'
+    assert_output "$(cat want)"
+    run --separate-stderr ours 'md5sum -j 0 f'
+    assert_failure 1
+    assert_output ''
+    [ "$stderr" = "md5sum: invalid number of jobs: '0' (1 to 1024)
+Try 'md5sum --help' for more information." ]
+    for a in x 1x -1 1025 '' 99999999999999999999; do
+        run --separate-stderr ours "md5sum -j '$a' f"
+        assert_failure 1
+        [ "$stderr" = "md5sum: invalid number of jobs: '$a' (1 to 1024)
+Try 'md5sum --help' for more information." ]
+    done
+    run --separate-stderr ours 'md5sum f -j'
+    assert_failure 1
+    [ "$stderr" = "md5sum: option requires an argument -- 'j'
+Try 'md5sum --help' for more information." ]
+    run --separate-stderr ours 'md5sum --jobs'
+    assert_failure 1
+    [ "$stderr" = "md5sum: option '--jobs' requires an argument
+Try 'md5sum --help' for more information." ]
+}
+
+@test "-j does not change how GNU's own options and abbreviations parse" {
+    printf abc > f
+    same 'md5sum --st f'
+    same 'md5sum --s f'
+    same 'md5sum --t f'
+    same 'md5sum --ta f; md5sum --te f; md5sum --z f; md5sum --b f'
+    same 'md5sum -J f'
+}
