@@ -20,11 +20,16 @@ INSTALL ?= install
 # and link, in a tree of its own (make does not rebuild objects for new flags).
 # make check then runs the native leg on that build; the build checks and the
 # cross legs stay plain (see tests/run/check.sh).
+# SANITIZE=thread: ThreadSanitizer, in build-tsan (the tsan leg of check).
 # SANITIZE=fuzzer, set by tests/run/fuzz.sh: the same plus libFuzzer coverage.
 SAN_COMMON = -fno-omit-frame-pointer -fno-sanitize-recover=all
 ifeq ($(SANITIZE),1)
 B ?= build-san
 SAN_FLAGS = -fsanitize=address,undefined $(SAN_COMMON)
+endif
+ifeq ($(SANITIZE),thread)
+B ?= build-tsan
+SAN_FLAGS = -fsanitize=thread $(SAN_COMMON)
 endif
 ifeq ($(SANITIZE),fuzzer)
 SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined $(SAN_COMMON)

@@ -6,6 +6,7 @@ load '../helpers'
 require_rss() {
     command -v /usr/bin/time >/dev/null || skip "GNU time(1) is not installed (apt-get install time)"
     [ -z "${EXEC_WRAPPER:-}" ] || skip "under qemu the RSS would be qemu's"
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers add their own memory"
 }
 
 peak_kib() { # COMMAND...: peak RSS in KiB of COMMAND, output discarded
@@ -13,7 +14,7 @@ peak_kib() { # COMMAND...: peak RSS in KiB of COMMAND, output discarded
     cat rss.txt
 }
 
-@test "hashing 160 MiB of 2 MiB files holds at most the 64 MiB budget in memory" {
+@test "hashing 160 MiB of 2 MiB files stays under 80 MiB" {
     require_rss
     head -c 2097152 /dev/urandom > f0
     for i in $(seq 1 79); do cp f0 "f$i"; done
@@ -22,7 +23,7 @@ peak_kib() { # COMMAND...: peak RSS in KiB of COMMAND, output discarded
     [ "$kib" -lt $((80 * 1024)) ]
 }
 
-@test "a 1 GiB sparse file is hashed in a few MiB (read and mapped windows only)" {
+@test "a 1 GiB sparse file is hashed in a few MiB (its chunk buffers only)" {
     require_rss
     truncate -s 1073741824 big
     kib=$(peak_kib "$MD5SUM" big)

@@ -4,6 +4,8 @@
 #   1. core tests (tests/core, C) of the build in $B
 #   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance);
 #      a driver or bats run that stops early (status, TAP plan) is a failure
+#   2b. the same two layers built with ThreadSanitizer (clang), the tsan leg:
+#      a race report changes stderr and the exit status, so any race fails
 #   3. the same two layers for cross builds run under qemu-user, when the
 #      cross compiler and qemu are present or can be installed: aarch64 (the
 #      assembly core), s390x (big-endian) and i686 (32-bit), each built with
@@ -12,14 +14,15 @@
 # the native leg must offer; default: the widest this CPU reports, see
 # native_mb; set it empty to expect none), REQUIRE_CROSS=1 (a cross
 # leg that cannot run is a failure instead of a skip; CI sets it), LEGS (the
-# layers to run, default all: "build native aarch64 s390x i686"), SANITIZE=1 (the native
-# leg is the ASan+UBSan build in $B; build checks and cross legs stay plain:
-# they test warnings and targets, and sanitizer runtimes do not run under
-# qemu-user).
+# layers to run, default all: "build native tsan aarch64 s390x i686"), SANITIZE=1
+# (the native leg is the ASan+UBSan build in $B; build checks and cross legs
+# stay plain: they test warnings and targets, and sanitizer runtimes do not
+# run under qemu-user).  Sanitized legs set MD5SUM_SANITIZED for the tests
+# that measure memory.
 set -u
 B=${B:-build}
 MAKE=${MAKE:-make}
-LEGS=${LEGS:-build native aarch64 s390x i686}
+LEGS=${LEGS:-build native tsan aarch64 s390x i686}
 cd "$(dirname "$0")/../.." || exit 2
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
@@ -137,9 +140,20 @@ if want native; then
     # Given by the user (even empty), EXPECT_MB is used as it is.
     mb=${EXPECT_MB-$(native_mb)}
     if [ "${SANITIZE:-}" = 1 ]; then
-        EXPECT_MB=$mb leg "native, ASan+UBSan" "$B" ""
+        MD5SUM_SANITIZED=1 EXPECT_MB=$mb leg "native, ASan+UBSan" "$B" ""
     else
         EXPECT_MB=$mb leg native "$B" ""
+    fi
+fi
+if want tsan; then
+    if ! command -v clang >/dev/null 2>&1; then
+        note "not ok - tsan leg not run: clang is missing (apt-get install clang)"
+    elif ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B=build-tsan CC=clang SANITIZE=thread \
+            build-tsan/md5sum build-tsan/md5test build-tsan/resize_preload.so; then
+        note "not ok - tsan leg: the ThreadSanitizer build failed"
+    else
+        MD5SUM_SANITIZED=1 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
+            EXPECT_MB=${EXPECT_MB-$(native_mb)} leg "native, ThreadSanitizer" build-tsan ""
     fi
 fi
 if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
