@@ -12,10 +12,15 @@
 #           compiler, then instructions per block counted by callgrind
 #   lanes   in-process aggregate cycles/byte of the multi-buffer lane kernels
 #           by messages in flight (bench/mb_bench.c)
-#   bigfile one 1 GiB cached file: $B/md5sum, GNU md5sum and openssl md5,
-#           interleaved, medians of CPU and wall time, ratios, peak RSS
-#   many    20,000 files of 4 KiB and 2,000 of 256 KiB, hashing and -c over
-#           the list, $B/md5sum against GNU md5sum interleaved, medians, ratios
+#   bigfile one 1 GiB cached file: $B/md5sum (all CPUs and --jobs=1), GNU
+#           md5sum and openssl md5, interleaved, medians of CPU and wall
+#           time, ratios, peak RSS, and the MD5 core alone on 1 GiB
+#   sets    20,000 files of 4 KiB, 2,000 of 256 KiB and a media folder (100
+#           photos of 3-4 MiB, 24 videos of 16 MiB), hashing and -c over a
+#           list of each, $B/md5sum (all CPUs and --jobs=1) against GNU
+#           md5sum, interleaved, medians, ratios
+#   cold    the media folder evicted from the page cache before each run
+#           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
 #
 # Environment: B (build dir: binaries go to $B/bench), CFLAGS (default -O2),
 #   BENCH_CCS (compilers, default "cc clang"), BENCH_ROUNDS (x 100 timed
@@ -23,6 +28,7 @@
 #   made and kept, default ${TMPDIR:-/tmp}/md5sum-bench), BENCH_RUNS (runs
 #   per program in the whole-process sections, default 11).
 # The machines are shared: run it two or three times and quote min and median.
+# Every run names the CPU model and the CPUs it had; quote them with figures.
 set -eu
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -31,7 +37,7 @@ BENCH_CCS=${BENCH_CCS:-cc clang}
 BENCH_ROUNDS=${BENCH_ROUNDS:-20}
 BENCH_DATA=${BENCH_DATA:-${TMPDIR:-/tmp}/md5sum-bench}
 BENCH_RUNS=${BENCH_RUNS:-11}
-ALL_SECTIONS="block lanes bigfile many"
+ALL_SECTIONS="block lanes bigfile sets cold"
 out=$B/bench
 mkdir -p "$out"
 
@@ -120,15 +126,23 @@ ratio() {
     awk -v a="$(median "$3" "$out/$1.cols")" -v b="$(median "$3" "$out/$2.cols")" 'BEGIN { printf "%.2f", b / a }'
 }
 
+# The core md5sum uses, alone on 1 GiB, in one thread: the floor for one file.
+build_coretime() {
+    ${MAKE:-make} -s B="$B" "$B/compress/md5_portable.o" "$B/compress/md5_aarch64.o"
+    # shellcheck disable=SC2086  # CFLAGS is a word list
+    cc -std=c99 -D_POSIX_C_SOURCE=200809L $CFLAGS -o "$out/coretime" bench/coretime.c \
+        "$B/compress/md5_portable.o" "$B/compress/md5_aarch64.o"
+}
+
 section_bigfile() {
     echo "## bigfile: one 1 GiB file in the page cache, $BENCH_RUNS runs each, interleaved"
     build_runcmd
+    build_coretime
     mkdir -p "$BENCH_DATA"
     big=$BENCH_DATA/1g
     [ -s "$big" ] || head -c 1073741824 /dev/urandom > "$big"
     # A defined cache state: dropped, then read once, as a file is after a
-    # first read (readahead caches it in large folios; how the file was
-    # written would otherwise decide, and mmap's cost depends on it).
+    # first read (how the file was written would otherwise decide).
     dd if="$big" iflag=nocache count=0 status=none
     cat "$big" > /dev/null
     ours=$(./"$B"/md5sum "$big" | cut -c1-32)
@@ -139,18 +153,23 @@ section_bigfile() {
         exit 1
     fi
     echo "# all three digests agree: $ours"
-    rm -f "$out"/big-*.times
+    rm -f "$out"/big-*.times "$out/core.ms"
     i=0
     while [ "$i" -lt "$BENCH_RUNS" ]; do
         time_run big-ours . "./$B/md5sum" "$big"
+        time_run big-ours-j1 . "./$B/md5sum" -j1 "$big"
         time_run big-gnu . /usr/bin/md5sum "$big"
         time_run big-openssl . openssl md5 "$big"
+        "$out/coretime" 1 | cut -d' ' -f1 >> "$out/core.ms"
         i=$((i + 1))
     done
-    report_times big-ours big-gnu big-openssl
+    report_times big-ours big-ours-j1 big-gnu big-openssl
+    core=$(median 1 "$out/core.ms")
+    echo "# the MD5 core alone on 1 GiB in one thread: $core ms (median)"
     echo "# ours vs GNU: $(ratio big-ours big-gnu 2)x CPU, $(ratio big-ours big-gnu 1)x wall;" \
          "vs openssl md5: $(ratio big-ours big-openssl 2)x CPU, $(ratio big-ours big-openssl 1)x wall"
-    awk -v ms="$(median 2 "$out/big-ours.cols")" 'BEGIN { printf "# ours: %.0f MB/s of CPU time\n", 1073.741824 / ms * 1000 }'
+    awk -v w="$(median 1 "$out/big-ours.cols")" -v c="$core" \
+        'BEGIN { printf "# ours, wall, against the core alone: %.3f (1.000 is the limit)\n", w / c }'
 }
 
 # make_files DIR COUNT SIZE: COUNT files of SIZE random bytes, f00000 on, once
@@ -160,14 +179,36 @@ make_files() {
     head -c $(($2 * $3)) /dev/urandom | (cd "$1" && split -b "$3" -a 5 -d - f)
 }
 
-section_many() {
-    echo "## many: many files in one invocation, $BENCH_RUNS runs each, interleaved"
+# make_media DIR: a camera folder, once: 100 photos of 3-4 MiB, then 24
+# videos of 16 MiB (739 MiB), named so that the videos sort last.
+make_media() {
+    [ -f "$1/VID_0024.MP4" ] && return
+    mkdir -p "$1"
+    for n in $(seq 1 100); do
+        head -c $((3145728 + (n * 104729) % 1048576)) /dev/urandom > "$1/IMG_0$(printf %03d "$n").JPG"
+    done
+    for n in $(seq 1 24); do
+        head -c 16777216 /dev/urandom > "$1/VID_00$(printf %02d "$n").MP4"
+    done
+}
+
+# set_dir NAME: the directory of a file set, made if needed
+set_dir() {
+    case $1 in
+        media) make_media "$BENCH_DATA/media" ;;
+        *) make_files "$BENCH_DATA/$1" "${1%x*}" "${1#*x}" ;;
+    esac
+    echo "$BENCH_DATA/$1"
+}
+
+section_sets() {
+    echo "## sets: many files in one invocation, page cache warm, $BENCH_RUNS runs each, interleaved"
+    echo "#   ours = all CPUs (default --jobs), ours-j1 = --jobs=1; -c = checking a list of the set"
     build_runcmd
-    for set in 20000x4096 2000x262144; do
-        n=${set%x*} size=${set#*x} dir=$BENCH_DATA/$set
-        make_files "$dir" "$n" "$size"
+    for set in 20000x4096 2000x262144 media; do
+        dir=$(set_dir "$set")
         cat "$dir"/* > /dev/null
-        # shellcheck disable=SC2046  # the file names are f00000 ...
+        # shellcheck disable=SC2046  # the file names have no blanks
         (cd "$dir" && /usr/bin/md5sum -- $(ls) > "$OLDPWD/$out/$set.md5")
         # shellcheck disable=SC2046
         if ! (cd "$dir" && "$OLDPWD/$B/md5sum" -- $(ls)) | cmp -s - "$out/$set.md5"; then
@@ -180,17 +221,46 @@ section_many() {
             # shellcheck disable=SC2046
             time_run "$set-ours" "$dir" "$PWD/$B/md5sum" -- $(cd "$dir" && ls)
             # shellcheck disable=SC2046
+            time_run "$set-ours-j1" "$dir" "$PWD/$B/md5sum" -j1 -- $(cd "$dir" && ls)
+            # shellcheck disable=SC2046
             time_run "$set-gnu" "$dir" /usr/bin/md5sum -- $(cd "$dir" && ls)
             time_run "$set-ours-c" "$dir" "$PWD/$B/md5sum" -c "$PWD/$out/$set.md5"
+            time_run "$set-ours-j1-c" "$dir" "$PWD/$B/md5sum" -j1 -c "$PWD/$out/$set.md5"
             time_run "$set-gnu-c" "$dir" /usr/bin/md5sum -c "$PWD/$out/$set.md5"
             i=$((i + 1))
         done
-        echo "# $n files of $size bytes"
-        report_times "$set-ours" "$set-gnu" "$set-ours-c" "$set-gnu-c"
-        echo "# ours vs GNU, wall: hashing $(ratio "$set-ours" "$set-gnu" 1)x, -c $(ratio "$set-ours-c" "$set-gnu-c" 1)x"
+        echo "# $set: $(ls "$dir" | wc -l) files, $(du -sm "$dir" | cut -f1) MiB"
+        report_times "$set-ours" "$set-ours-j1" "$set-gnu" "$set-ours-c" "$set-ours-j1-c" "$set-gnu-c"
+        echo "# ours vs GNU, wall: hashing $(ratio "$set-ours" "$set-gnu" 1)x, -c $(ratio "$set-ours-c" "$set-gnu-c" 1)x;" \
+             "CPU, all jobs / --jobs=1: $(ratio "$set-ours-j1" "$set-ours" 2 | awk '{ printf "%.2f", 1 / $1 }')"
     done
-    awk -v a="$(ratio 20000x4096-ours 20000x4096-gnu 1)" -v b="$(ratio 2000x262144-ours 2000x262144-gnu 1)" \
-        'BEGIN { printf "# geometric mean of the two sets, hashing, wall: %.2fx\n", sqrt(a * b) }'
+}
+
+# evict DIR: drop DIR's files from the page cache (POSIX_FADV_DONTNEED)
+evict() {
+    for f in "$1"/*; do dd if="$f" iflag=nocache count=0 status=none; done
+}
+
+section_cold() {
+    echo "## cold: the media set read from disk (evicted before each run), $BENCH_RUNS runs each, interleaved"
+    build_runcmd
+    dir=$(set_dir media)
+    rm -f "$out"/cold-*.times
+    i=0
+    while [ "$i" -lt "$BENCH_RUNS" ]; do
+        # shellcheck disable=SC2046  # the file names have no blanks
+        for p in ours gnu cat; do
+            evict "$dir"
+            case $p in
+                ours) time_run cold-ours "$dir" "$PWD/$B/md5sum" -- $(cd "$dir" && ls) ;;
+                gnu) time_run cold-gnu "$dir" /usr/bin/md5sum -- $(cd "$dir" && ls) ;;
+                cat) time_run cold-cat "$dir" cat -- $(cd "$dir" && ls) ;;
+            esac
+        done
+        i=$((i + 1))
+    done
+    report_times cold-ours cold-gnu cold-cat
+    echo "# ours vs GNU, wall: $(ratio cold-ours cold-gnu 1)x; ours / cat: $(ratio cold-cat cold-ours 1)"
 }
 
 sections=${*:-$ALL_SECTIONS}
