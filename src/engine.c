@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,7 +35,7 @@
 /* Budgets, shared by the workers: streams (two 1 MiB windows each) and
  * arenas.  With two workers, at most 64 MiB of windows and 16 MiB of
  * arenas are mapped at once. */
-#define STREAMS_TOTAL 32
+#define STREAMS_TOTAL 64
 #define ARENA_TOTAL ((size_t)16 << 20)
 #define ARENA_MAX ((size_t)8 << 20)
 #define ARENA_MIN ((size_t)1 << 20)
@@ -58,6 +59,19 @@ void engine_set_jobs(unsigned n)
     jobs_wanted = n;
 }
 
+/* Claimed inputs each of N workers may hold: each may hold a descriptor,
+ * and all of them must fit under the limit, with room to spare. */
+static unsigned tasks_each(unsigned n)
+{
+    struct rlimit rl;
+    rlim_t fds = 1024;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        fds = rl.rlim_cur;
+    fds = fds > 64 ? (fds - 32) / 2 : 16;
+    return fds / n < WORKER_MAX_TASKS ? (unsigned)(fds / n) : WORKER_MAX_TASKS;
+}
+
 /* Workers on threads of their own, as many as N and memory allow; 0 if
  * none could start. */
 static unsigned start_threads(unsigned n)
@@ -70,7 +84,7 @@ static unsigned start_threads(unsigned n)
     arena = arena > ARENA_MAX ? ARENA_MAX : arena < ARENA_MIN ? ARENA_MIN : arena;
     io_running = iothread_start() == 0;
     for (i = 0; i < n; i++) {
-        workers[i] = worker_new(&q, streams, arena, io_running);
+        workers[i] = worker_new(&q, tasks_each(n), streams, arena, io_running);
         if (!workers[i])
             break;
         if (thread_start(&threads[i], worker_main, workers[i]) != 0) {
@@ -108,7 +122,7 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
         n_threads = start_threads(n);
     /* Otherwise the submitter hashes, in lanes if it can have a worker. */
     if (n_threads == 0)
-        inline_worker = worker_new(&q, STREAMS_TOTAL, ARENA_MAX, 0);
+        inline_worker = worker_new(&q, tasks_each(1), STREAMS_TOTAL, ARENA_MAX, 0);
 }
 
 /* Emit jobs [FROM, TO), all done, and free their slots' names. */

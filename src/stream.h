@@ -16,7 +16,6 @@
 #ifndef MD5SUM_STREAM_H
 #define MD5SUM_STREAM_H
 
-#include "result.h"
 #include "task.h"
 
 #define STREAM_CHUNK ((size_t)256 << 10)        /* read when a lane needs it */
@@ -25,12 +24,6 @@
 /* A chunk buffer: the larger chunk, then room for its padding, 64-byte
  * aligned.  Only what a chunk fills is ever touched. */
 #define STREAM_BUF ((STREAM_AHEAD_CHUNK + MD5_PAD_MAX + 63) & ~(size_t)63)
-
-struct outcome {
-    enum result_status status;
-    int err;
-    unsigned char digest[MD5_DIGEST_SIZE];
-};
 
 enum stream_step {
     STREAM_WAITING,   /* its next chunk is not read yet: the lane idles */

@@ -10,7 +10,15 @@
 #include "iothread.h"
 #include "lanes.h"
 #include "queue.h"
+#include "result.h"
 
+
+/* How a task ended. */
+struct outcome {
+    enum result_status status;
+    int err;
+    unsigned char digest[MD5_DIGEST_SIZE];
+};
 
 enum task_kind {
     TASK_FREE,

@@ -1,16 +1,14 @@
 #include "worker.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "fdio.h"
-#include "input.h"
 #include "stream.h"
+#include "whole.h"
+#include "xalloc.h"
 
 #define SMALL_MAX ((size_t)1 << 20)   /* larger files are streams */
-#define READ_BUF ((size_t)64 << 10)   /* for read(2) fallbacks */
+#define READ_BUF ((size_t)64 << 10)   /* for a small file that grew */
 
 struct done {
     size_t job;
@@ -25,32 +23,20 @@ struct worker {
     struct task *free_tasks;             /* linked by next_ready */
     struct task *ready, **ready_end;     /* claimed, waiting for a lane */
     struct task *pending, **pending_end; /* small files waiting for arena room */
-    unsigned n_tasks, n_streams, max_streams;
+    struct task *queued, **queued_end;   /* large files waiting for a stream's buffers */
+    unsigned n_tasks, max_tasks, n_streams, max_streams;
     /* Two chunk buffers for each stream; free_bufs[0 .. n_free_bufs) are
      * the free pairs. */
     unsigned char *stream_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
-    /* Whole small files with room for their padding, 64-byte aligned so
-     * lanes load whole cache lines; emptied when the last one is hashed. */
-    unsigned char *arena;
-    size_t arena_cap, arena_used, small_max;
-    unsigned arena_live;
+    struct arena arena;                  /* whole small files */
+    size_t small_max;
     struct done done[WORKER_MAX_TASKS];  /* completions not yet on the queue */
     unsigned n_done;
 };
 
-static void *alloc_down(size_t *size, size_t min)
-{
-    for (; *size >= min; *size /= 8) {
-        void *p;
-        if (posix_memalign(&p, 64, *size) == 0)
-            return p;
-    }
-    *size = 0;
-    return NULL;
-}
-
-struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, int io_thread)
+struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_streams, size_t arena,
+                          int io_thread)
 {
     struct worker *w = malloc(sizeof *w);
     unsigned i;
@@ -68,10 +54,9 @@ struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, i
     w->io.q = q;
     w->io.wake = &w->wait.cv;
     w->io.io_thread = io_thread;
-    w->arena_cap = arena;
-    w->arena = alloc_down(&w->arena_cap, (size_t)64 << 10);
+    arena_init(&w->arena, arena);
     /* A small file takes at most a quarter of the arena. */
-    w->small_max = w->arena_cap / 4 < SMALL_MAX ? w->arena_cap / 4 : SMALL_MAX;
+    w->small_max = w->arena.cap / 4 < SMALL_MAX ? w->arena.cap / 4 : SMALL_MAX;
     lanes_init(&w->lanes, MD5_MB_MAX_LANES);
     /* Not more streams than lanes: a stream holds its lane to its end. */
     if (max_streams > w->lanes.cap)
@@ -87,6 +72,8 @@ struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, i
         w->free_bufs[i] = i;
     w->ready_end = &w->ready;
     w->pending_end = &w->pending;
+    w->queued_end = &w->queued;
+    w->max_tasks = max_tasks < 1 ? 1 : max_tasks > WORKER_MAX_TASKS ? WORKER_MAX_TASKS : max_tasks;
     for (i = WORKER_MAX_TASKS; i-- > 0;) {
         w->task[i].io = &w->io;
         w->task[i].next_ready = w->free_tasks;
@@ -99,16 +86,38 @@ void worker_free(struct worker *w)
 {
     pthread_cond_destroy(&w->wait.cv);
     free(w->stream_bufs);
-    free(w->arena);
+    arena_free(&w->arena);
     free(w->io.buf);
     free(w);
 }
 
-static void make_ready(struct worker *w, struct task *t)
+/* Append T to the list whose end pointer is *END. */
+static void append(struct task ***end, struct task *t)
 {
     t->next_ready = NULL;
-    *w->ready_end = t;
-    w->ready_end = &t->next_ready;
+    **end = t;
+    *end = &t->next_ready;
+}
+
+static void make_ready(struct worker *w, struct task *t)
+{
+    append(&w->ready_end, t);
+}
+
+/* Start the large files that wait, as stream buffers free up. */
+static void start_streams(struct worker *w)
+{
+    while (w->queued && w->n_free_bufs > 0) {
+        struct task *t = w->queued;
+
+        w->queued = t->next_ready;
+        if (!w->queued)
+            w->queued_end = &w->queued;
+        w->n_streams++;
+        t->bufs = w->free_bufs[--w->n_free_bufs];
+        stream_start(t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
+        make_ready(w, t);
+    }
 }
 
 /* T is finished with OUT: queue its completion and free it. */
@@ -128,89 +137,16 @@ static void finish(struct worker *w, struct task *t, const struct outcome *out)
     w->n_tasks--;
 }
 
-static void finish_error(struct worker *w, struct task *t, int err)
+/* Read small file T whole: ready for a lane, pending until the arena
+ * empties, or finished. */
+static void read_small(struct worker *w, struct task *t)
 {
     struct outcome out;
 
-    out.status = RESULT_READ_FAILED;
-    out.err = err;
-    close(t->fd);
-    finish(w, t, &out);
-}
-
-static unsigned char *arena_take(struct worker *w, size_t n)
-{
-    size_t at = (w->arena_used + 63) & ~(size_t)63;
-
-    if (!w->arena || at + n > w->arena_cap)
-        return NULL;
-    w->arena_used = at + n;
-    w->arena_live++;
-    return w->arena + at;
-}
-
-static void arena_release(struct worker *w)
-{
-    if (--w->arena_live == 0)
-        w->arena_used = 0;
-}
-
-/* Read small file T whole into the arena, padded, ready for a lane; or
- * leave it pending until the arena empties. */
-static void read_small(struct worker *w, struct task *t)
-{
-    /* One byte more than the size: a file that grew since the claim is then
-     * finished by reading on, like any stream. */
-    size_t want = (size_t)t->size + 1;
-    unsigned char *data = arena_take(w, want + MD5_PAD_MAX);
-    ssize_t got;
-
-    if (!data) {
-        t->next_ready = NULL;
-        *w->pending_end = t;
-        w->pending_end = &t->next_ready;
-        return;
-    }
-    /* A read that returns the whole size has reached the end of a regular
-     * file: no second read to see end of file. */
-    got = read_some(t->fd, data, want);
-    if (got >= 0 && (size_t)got < (size_t)t->size) {
-        ssize_t more = read_full(t->fd, data + got, want - (size_t)got);
-        got = more < 0 ? more : got + more;
-    }
-    if (got < 0) {
-        arena_release(w);
-        finish_error(w, t, errno);
-    } else if ((size_t)got == want) {
-        struct md5_ctx ctx;
-        struct outcome out;
-
-        md5_init(&ctx);
-        md5_update(&ctx, data, want);
-        arena_release(w);
-        if (hash_rest(t->fd, &ctx, w->io.buf, w->io.buf_len) != 0) {
-            finish_error(w, t, errno);
-            return;
-        }
-        md5_final(&ctx, out.digest);
-        out.status = RESULT_OK;
-        if (close(t->fd) != 0) {
-            out.status = RESULT_READ_FAILED;
-            out.err = errno;
-        }
-        finish(w, t, &out);
-    } else if (close(t->fd) != 0) {
-        /* As GNU: a failing close is a read error too. */
-        arena_release(w);
-        finish(w, t, &(struct outcome){RESULT_READ_FAILED, errno, {0}});
-    } else {
-        size_t len = (size_t)got;
-
-        len += md5_pad(data + len, len);
-        t->kind = TASK_MESSAGE;
-        t->lt.p = data;
-        t->lt.blocks = len / MD5_BLOCK_SIZE;
-        make_ready(w, t);
+    switch (whole_read(&w->arena, t, w->io.buf, w->io.buf_len, &out)) {
+    case WHOLE_READY: make_ready(w, t); break;
+    case WHOLE_NO_ROOM: append(&w->pending_end, t); break;
+    case WHOLE_DONE: finish(w, t, &out); break;
     }
 }
 
@@ -228,10 +164,8 @@ static void take(struct worker *w, const struct claim *c)
         t->kind = TASK_MESSAGE;
         read_small(w, t);
     } else {
-        w->n_streams++;
-        t->bufs = w->free_bufs[--w->n_free_bufs];
-        stream_start(t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
-        make_ready(w, t);
+        t->kind = TASK_STREAM;
+        append(&w->queued_end, t);
     }
 }
 
@@ -243,7 +177,7 @@ static int fill(struct worker *w)
     size_t room, n, i;
     int got = 0;
 
-    if (w->pending && w->arena_live == 0) {
+    if (w->pending && w->arena.live == 0) {
         struct task *t = w->pending;
 
         w->pending = NULL;
@@ -257,12 +191,11 @@ static int fill(struct worker *w)
     }
     if (w->pending)
         return got;
-    room = WORKER_MAX_TASKS - w->n_tasks;
-    if (room > w->max_streams - w->n_streams)
-        room = w->max_streams - w->n_streams;
+    room = w->max_tasks - w->n_tasks;
     n = room ? queue_claim(w->io.q, c, room) : 0;
     for (i = 0; i < n; i++)
         take(w, &c[i]);
+    start_streams(w);
     return got || n > 0;
 }
 
@@ -312,7 +245,7 @@ static void chunk_ended(struct worker *w, struct task *t)
         lanes_remove(&w->lanes, &t->lt, state);
         md5_state_digest(state, out.digest);
         out.status = RESULT_OK;
-        arena_release(w);
+        arena_release(&w->arena);
         finish(w, t, &out);
     } else if (stream_chunk_done(&w->io, &w->lanes, t, &out) == STREAM_DONE) {
         finish(w, t, &out);
@@ -388,8 +321,7 @@ static int has_work_locked(struct worker *w)
     }
     if (w->ready && lanes_free(&w->lanes) > 0)
         return 1;
-    return !w->pending && w->n_tasks < WORKER_MAX_TASKS && w->n_streams < w->max_streams &&
-           q->claimed < q->tail;
+    return !w->pending && w->n_tasks < w->max_tasks && q->claimed < q->tail;
 }
 
 void *worker_main(void *arg)

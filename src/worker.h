@@ -20,11 +20,13 @@
 
 struct worker;
 
-/* A worker on Q holding at most MAX_STREAMS streams and an arena of about
- * ARENA bytes (less if memory is short).  IO_THREAD: windows are prepared
- * on the I/O thread (iothread.h), which must be running.  NULL if not even
- * its smallest buffers can be had. */
-struct worker *worker_new(struct queue *q, unsigned max_streams, size_t arena, int io_thread);
+/* A worker on Q holding at most MAX_TASKS claimed inputs (each may hold a
+ * descriptor) of which MAX_STREAMS large files are read at once, and an
+ * arena of about ARENA bytes (less if memory is short).  IO_THREAD: reads
+ * ahead go to the I/O thread (iothread.h), which must be running.  NULL if
+ * not even its smallest buffers can be had. */
+struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_streams, size_t arena,
+                          int io_thread);
 void worker_free(struct worker *w);
 
 /* Claim what fits, run one round of the lanes, complete what ended.

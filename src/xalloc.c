@@ -24,3 +24,14 @@ void *xrealloc(void *p, size_t n)
         diag_out_of_memory();
     return p;
 }
+
+void *alloc_down(size_t *size, size_t min)
+{
+    for (; *size >= min; *size /= 8) {
+        void *p;
+        if (posix_memalign(&p, 64, *size) == 0)
+            return p;
+    }
+    *size = 0;
+    return NULL;
+}

@@ -1,0 +1,109 @@
+#include "whole.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fdio.h"
+#include "input.h"
+#include "xalloc.h"
+
+#define ARENA_SMALLEST ((size_t)64 << 10)
+
+void arena_init(struct arena *a, size_t want)
+{
+    a->cap = want;
+    a->buf = alloc_down(&a->cap, ARENA_SMALLEST);
+    a->used = 0;
+    a->live = 0;
+}
+
+void arena_free(struct arena *a)
+{
+    free(a->buf);
+    a->buf = NULL;
+}
+
+static unsigned char *arena_take(struct arena *a, size_t n)
+{
+    size_t at = (a->used + 63) & ~(size_t)63;
+
+    if (!a->buf || at + n > a->cap)
+        return NULL;
+    a->used = at + n;
+    a->live++;
+    return a->buf + at;
+}
+
+void arena_release(struct arena *a)
+{
+    if (--a->live == 0)
+        a->used = 0;
+}
+
+/* OUT is a read error ERR; T's fd is closed. */
+static enum whole_step failed(struct task *t, int err, struct outcome *out)
+{
+    out->status = RESULT_READ_FAILED;
+    out->err = err;
+    close(t->fd);
+    return WHOLE_DONE;
+}
+
+/* T grew past its size: hash the WANT bytes at DATA and the rest of it. */
+static enum whole_step hash_grown(struct task *t, const unsigned char *data, size_t want,
+                                  unsigned char *buf, size_t buf_len, struct outcome *out)
+{
+    struct md5_ctx ctx;
+
+    md5_init(&ctx);
+    md5_update(&ctx, data, want);
+    if (hash_rest(t->fd, &ctx, buf, buf_len) != 0)
+        return failed(t, errno, out);
+    md5_final(&ctx, out->digest);
+    out->status = RESULT_OK;
+    /* As GNU: a failing close is a read error too. */
+    if (close(t->fd) != 0) {
+        out->status = RESULT_READ_FAILED;
+        out->err = errno;
+    }
+    return WHOLE_DONE;
+}
+
+enum whole_step whole_read(struct arena *a, struct task *t, unsigned char *buf, size_t buf_len,
+                           struct outcome *out)
+{
+    /* One byte more than the size: a file that grew since the claim is then
+     * finished by reading on, like any stream. */
+    size_t want = (size_t)t->size + 1, len;
+    unsigned char *data = arena_take(a, want + MD5_PAD_MAX);
+    ssize_t got;
+
+    if (!data)
+        return WHOLE_NO_ROOM;
+    /* A read that returns the whole size has reached the end of a regular
+     * file: no second read to see end of file. */
+    got = read_some(t->fd, data, want);
+    if (got >= 0 && (size_t)got < (size_t)t->size) {
+        ssize_t more = read_full(t->fd, data + got, want - (size_t)got);
+        got = more < 0 ? more : got + more;
+    }
+    if (got < 0 || (size_t)got == want) {
+        enum whole_step step = got < 0 ? failed(t, errno, out)
+                                       : hash_grown(t, data, want, buf, buf_len, out);
+        arena_release(a);
+        return step;
+    }
+    if (close(t->fd) != 0) {
+        out->status = RESULT_READ_FAILED;
+        out->err = errno;
+        arena_release(a);
+        return WHOLE_DONE;
+    }
+    len = (size_t)got;
+    len += md5_pad(data + len, len);
+    t->kind = TASK_MESSAGE;
+    t->lt.p = data;
+    t->lt.blocks = len / MD5_BLOCK_SIZE;
+    return WHOLE_READY;
+}

@@ -1,0 +1,36 @@
+/* A small regular file read whole into an arena, with room for its padding
+ * after it: one chunk for a lane, whose final state is then the digest.
+ * The arena is a bump allocator, emptied when its last file is hashed. */
+#ifndef MD5SUM_WHOLE_H
+#define MD5SUM_WHOLE_H
+
+#include <stddef.h>
+
+#include "task.h"
+
+struct arena {
+    unsigned char *buf;   /* 64-byte aligned, so lanes load whole cache lines */
+    size_t cap, used;
+    unsigned live;        /* files in it not yet hashed */
+};
+
+/* An arena of about WANT bytes, less if memory is short (none at all:
+ * CAP 0, and every file is a stream). */
+void arena_init(struct arena *a, size_t want);
+void arena_free(struct arena *a);
+
+/* One file of the arena is hashed; the last one empties it. */
+void arena_release(struct arena *a);
+
+enum whole_step {
+    WHOLE_READY,     /* T's chunk is its data and padding; its fd is closed */
+    WHOLE_NO_ROOM,   /* the arena is too full now: nothing was done */
+    WHOLE_DONE       /* finished (a read error, or it grew and was hashed
+                      * here through BUF): OUT set, fd closed */
+};
+
+/* Read T (claimed, open, its size at the claim small) whole into A. */
+enum whole_step whole_read(struct arena *a, struct task *t, unsigned char *buf, size_t buf_len,
+                           struct outcome *out);
+
+#endif
