@@ -12,8 +12,8 @@
  * four sets.  Zen 5 (EPYC) runs zmm ops whole, but every vector op on the
  * chain takes 2 cycles, so a set is bound by its chain (512 cycles a block)
  * and two zmm sets carry 32 lanes at 0.28 against 0.33 for four ymm sets.
- * mb_dispatch.c lists the zmm kernels after the ymm ones, which it still
- * prefers.  Listed only when cpuid and XCR0 say the CPU and OS support
+ * mb_dispatch.c prefers the zmm kernels only where CPUID says 512-bit ops
+ * run whole.  Listed only when cpuid and XCR0 say the CPU and OS support
  * AVX-512F and VL with the opmask and ZMM state.
  */
 #include "mb_impl.h"
