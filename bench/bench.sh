@@ -11,7 +11,8 @@
 #   block   in-process cycles/byte of the block functions, one build per
 #           compiler, then instructions per block counted by callgrind
 #   lanes   in-process aggregate cycles/byte of the multi-buffer lane kernels
-#           by messages in flight (bench/mb_bench.c)
+#           by messages in flight (bench/mb_bench.c): 8 KiB a lane, in L2;
+#           then 256 KiB a lane (8 MiB of buffers), from L3 or DRAM
 #   bigfile one 1 GiB cached file: $B/md5sum (all CPUs and --jobs=1), GNU
 #           md5sum and openssl md5, interleaved, medians of CPU and wall
 #           time, ratios, peak RSS, and the MD5 core alone on 1 GiB
@@ -90,6 +91,8 @@ section_lanes() {
     echo "## lanes: multi-buffer lane kernels in process, aggregate cycles/byte"
     ${MAKE:-make} -s B="$B" "$B/mb_bench"
     "$B/mb_bench"
+    echo "## lanes from memory: 256 KiB a lane, 8 MiB of buffers"
+    "$B/mb_bench" 100 256
 }
 
 # The whole-process sections time one process at a time with runcmd (fork,

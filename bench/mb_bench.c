@@ -1,12 +1,18 @@
 /* mb_bench: aggregate cycles per byte of each lane kernel this CPU runs, by
  * number of messages in flight.  A measurement, not a test.
  *
- *   mb_bench [SAMPLES]      (default 300)
+ *   mb_bench [SAMPLES [KIB]]      (default 300 samples of 8 KiB per message)
  *
- * Each sample is one kernel call over BLOCKS blocks in each busy lane (the
- * other lanes idle), timed with clock_gettime; we print the minimum and the
- * median over the samples, because the machine is shared and noise only adds
- * time.  Cycles come from the clock measured before and after (clock.h).
+ * Each sample is one kernel call over KIB KiB in each busy lane (the other
+ * lanes idle), timed with clock_gettime; we print the minimum and the median
+ * over the samples, because the machine is shared and noise only adds time.
+ * Cycles come from the clock measured before and after (clock.h).
+ *
+ * The default, 8 KiB a lane (256 KiB for 32), stays in L2: the kernels'
+ * own speed.  KIB 256 gives each of the 32 lanes its own 256 KiB (8 MiB),
+ * the data coming from L3 or DRAM as it does from files; each sample's busy
+ * lanes take the next buffers in turn, so with few in flight the reads still
+ * sweep all 8 MiB and do not settle in L2.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +21,6 @@
 #include "../src/compress/mb.h"
 #include "clock.h"
 
-#define BLOCKS 128 /* 8 KiB per lane per call: 256 KiB for 32 lanes, in L2 */
 #define CLOCK_RUNS 1000 /* about 60 ms of clock measurement */
 
 static int cmp_double(const void *a, const void *b)
@@ -24,12 +29,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Seconds of SAMPLES calls of K with BUSY lanes busy: sorted into T. */
-static void time_kernel(const struct md5_mb_kernel *k, unsigned busy, unsigned char *const buf[],
-                        double *t, int samples)
+/* Seconds of SAMPLES calls of K over BLOCKS blocks with BUSY lanes busy,
+ * each call's lanes reading the next BUSY buffers in turn: sorted into T. */
+static void time_kernel(const struct md5_mb_kernel *k, unsigned busy, size_t blocks,
+                        unsigned char *const buf[], double *t, int samples)
 {
     struct md5_mb_lanes l;
-    unsigned i;
+    unsigned i, next = 0;
     int s;
 
     memset(&l, 0, sizeof l);
@@ -37,9 +43,9 @@ static void time_kernel(const struct md5_mb_kernel *k, unsigned busy, unsigned c
         double t0;
 
         for (i = 0; i < MD5_MB_MAX_LANES; i++)
-            l.in[i] = i < busy ? buf[i] : NULL;
+            l.in[i] = i < busy ? buf[next++ % MD5_MB_MAX_LANES] : NULL;
         t0 = bench_now_ns();
-        k->run(&l, BLOCKS);
+        k->run(&l, blocks);
         if (s >= 0)
             t[s] = bench_now_ns() - t0;
     }
@@ -51,38 +57,39 @@ int main(int argc, char **argv)
     static const unsigned flights[] = {1, 2, 4, 8, 16, 32};
     const struct md5_mb_kernel *const *k;
     unsigned char *buf[MD5_MB_MAX_LANES];
-    int samples = argc > 1 ? atoi(argv[1]) : 300;
+    int samples = argc > 1 ? atoi(argv[1]) : 300, kib = argc > 2 ? atoi(argv[2]) : 8;
+    size_t blocks = (size_t)kib * 1024 / 64;
     double *t, cyc_before, cyc_after;
     unsigned i, f;
 
-    if (samples < 1) {
-        fprintf(stderr, "usage: mb_bench [SAMPLES]\n");
+    if (samples < 1 || kib < 1 || kib > 1 << 20) {
+        fprintf(stderr, "usage: mb_bench [SAMPLES [KIB]]\n");
         return 2;
     }
     t = malloc((size_t)samples * sizeof *t);
     for (i = 0; i < MD5_MB_MAX_LANES; i++) {
         size_t j;
 
-        if (posix_memalign((void **)&buf[i], 64, 64 * BLOCKS) != 0 || !t) {
+        if (posix_memalign((void **)&buf[i], 64, 64 * blocks) != 0 || !t) {
             perror("mb_bench");
             return 2;
         }
-        for (j = 0; j < 64 * BLOCKS; j++)
+        for (j = 0; j < 64 * blocks; j++)
             buf[i][j] = (unsigned char)(j * 131 + i * 7);
     }
     cyc_before = bench_ns_per_cycle(CLOCK_RUNS);
-    printf("# clock %.3f GHz (dependent register adds, best of %d); %d samples of %d KiB per message\n",
-           1 / cyc_before, CLOCK_RUNS, samples, BLOCKS * 64 / 1024);
+    printf("# clock %.3f GHz (dependent register adds, best of %d); %d samples of %d KiB per message,"
+           " %d KiB of buffers\n", 1 / cyc_before, CLOCK_RUNS, samples, kib, kib * MD5_MB_MAX_LANES);
     printf("%-10s %9s %9s %9s %10s\n", "kernel", "in-flight", "min c/B", "med c/B", "MB/s(min)");
     for (k = md5_mb_kernels(); *k; k++)
         for (f = 0; f < sizeof flights / sizeof flights[0]; f++) {
             unsigned busy = flights[f];
-            double bytes = (double)busy * BLOCKS * 64;
+            double bytes = (double)busy * (double)blocks * 64;
 
             /* The scalar kernel has one lane: more in flight only queue. */
             if (busy > (*k)->lanes)
                 break;
-            time_kernel(*k, busy, buf, t, samples);
+            time_kernel(*k, busy, blocks, buf, t, samples);
             printf("%-10s %9u %9.3f %9.3f %10.0f\n", (*k)->name, busy, t[0] / cyc_before / bytes,
                    t[samples / 2] / cyc_before / bytes, bytes / t[0] * 1e3);
             fflush(stdout);

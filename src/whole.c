@@ -16,6 +16,7 @@ void arena_init(struct arena *a, size_t want)
     a->buf = alloc_down(&a->cap, ARENA_SMALLEST);
     a->used = 0;
     a->live = 0;
+    a->sealed = 0;
 }
 
 void arena_free(struct arena *a)
@@ -28,17 +29,24 @@ static unsigned char *arena_take(struct arena *a, size_t n)
 {
     size_t at = (a->used + 63) & ~(size_t)63;
 
-    if (!a->buf || at + n > a->cap)
+    if (!a->buf || a->sealed || at + n > a->cap)
         return NULL;
     a->used = at + n;
     a->live++;
     return a->buf + at;
 }
 
+void arena_seal(struct arena *a)
+{
+    a->sealed = a->live > 0;
+}
+
 void arena_release(struct arena *a)
 {
-    if (--a->live == 0)
+    if (--a->live == 0) {
         a->used = 0;
+        a->sealed = 0;
+    }
 }
 
 /* OUT is a read error ERR; T's fd is closed. */

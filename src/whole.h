@@ -1,6 +1,9 @@
 /* A small regular file read whole into an arena, with room for its padding
  * after it: one chunk for a lane, whose final state is then the digest.
- * The arena is a bump allocator, emptied when its last file is hashed. */
+ * The arena is a bump allocator, emptied when its last file is hashed.  It
+ * takes files in batches: once hashing begins it is sealed until it is
+ * empty, so a stream of small files reuses its first bytes over and over
+ * instead of touching all of it. */
 #ifndef MD5SUM_WHOLE_H
 #define MD5SUM_WHOLE_H
 
@@ -12,6 +15,7 @@ struct arena {
     unsigned char *buf;   /* 64-byte aligned, so lanes load whole cache lines */
     size_t cap, used;
     unsigned live;        /* files in it not yet hashed */
+    int sealed;           /* takes nothing until it is empty */
 };
 
 /* An arena of about WANT bytes, less if memory is short (none at all:
@@ -19,12 +23,15 @@ struct arena {
 void arena_init(struct arena *a, size_t want);
 void arena_free(struct arena *a);
 
+/* Hashing begins: take no more files until those in it are hashed. */
+void arena_seal(struct arena *a);
+
 /* One file of the arena is hashed; the last one empties it. */
 void arena_release(struct arena *a);
 
 enum whole_step {
     WHOLE_READY,     /* T's chunk is its data and padding; its fd is closed */
-    WHOLE_NO_ROOM,   /* the arena is too full now: nothing was done */
+    WHOLE_NO_ROOM,   /* the arena is full or sealed now: nothing was done */
     WHOLE_DONE       /* finished (a read error, or it grew and was hashed
                       * here through BUF): OUT set, fd closed */
 };

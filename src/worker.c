@@ -300,6 +300,7 @@ int worker_step(struct worker *w)
         feed_waiting(w);
     }
     if (lanes_runnable(&w->lanes)) {
+        arena_seal(&w->arena);
         run_round(w);
         progress = 1;
     }

@@ -33,16 +33,17 @@ typedef void md5_mb_fn(struct md5_mb_lanes *l, size_t nblocks);
 
 struct md5_mb_kernel {
     const char *name;      /* e.g. "avx2x16": instruction set x lanes */
-    const char *isa;       /* "avx2", "avx512", "neon" or "scalar" */
+    const char *isa;       /* "avx2", "avx512", "avx512z" (on zmm), "neon", "scalar" */
     unsigned lanes;        /* lanes 0 .. lanes-1 are used */
     unsigned min_busy;     /* with fewer busy lanes the scalar core is faster */
     md5_mb_fn *run;
 };
 
-/* Every kernel this CPU and OS can run, NULL-terminated, fastest first when
- * all their lanes are busy.  The last one is always "scalar" (one lane, the
- * md5_compress core).  Probes the CPU on the first call, which should come
- * before any second thread does. */
+/* Every kernel this CPU and OS can run, NULL-terminated, grouped by
+ * instruction set: the set md5_mb_pick chooses from first, then the others,
+ * faster first, each group widest first.  The last one is always "scalar"
+ * (one lane, the md5_compress core).  Probes the CPU on the first call,
+ * which should come before any second thread does. */
 const struct md5_mb_kernel *const *md5_mb_kernels(void);
 
 /* The fastest kernel for BUSY messages in flight: the narrowest kernel of the
@@ -80,6 +81,8 @@ void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512zx16(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512zx32(struct md5_mb_lanes *l, size_t nblocks);
 #endif
 #if MD5_MB_NEON
 void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks);

@@ -36,9 +36,7 @@ INLINE vec rotl(vec x, int s)
  * otherwise re-associates the additions and loses about 20% on one set. */
 #define PIN(x) __asm__("" : "+x"(x))
 
-/* X(j, ...) for each register set j; SETS is a constant after inlining, so
- * run's state arrays (mb_loop.h) become registers. */
-#define EACH(X, ...) do { X(0, __VA_ARGS__); if (SETS > 1) X(1, __VA_ARGS__); } while (0)
+#define EACH EACH2
 
 /* F = d ^ (b & (c ^ d)). */
 #define F1(j, a, b, c, d, k, K, s) do {                                          \

@@ -12,12 +12,15 @@ const unsigned char md5_mb_zero_block[64];
 
 /* min_busy: the fewest busy lanes at which the kernel beats the scalar core
  * by at least 10% (room for the scheduler's own work).  x86 figures measured
- * on Zen 4 with make bench BENCH=lanes, NEON modelled for Neoverse N1 with
+ * with make bench BENCH=lanes, on Zen 4 but for the avx512z kernels (Zen 5,
+ * the only core that prefers them), NEON modelled for Neoverse N1 with
  * llvm-mca; see docs/MULTIBUFFER.md. */
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
 #if MD5_MB_X86
 static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
 static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
+static const struct md5_mb_kernel k_avx512zx32 = {"avx512zx32", "avx512z", 32, 3, md5_mb_avx512zx32};
+static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 2, md5_mb_avx512zx16};
 static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
 static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 2, md5_mb_avx2x8};
 #endif
@@ -52,6 +55,30 @@ static void probe_x86(int *avx2, int *avx512)
     *avx2 = (b & bit_AVX2) != 0;
     *avx512 = *avx2 && (b & bit_AVX512F) && (b & bit_AVX512VL) && (xcr0 & 0xe6) == 0xe6;
 }
+
+/* Whether the zmm kernels beat the ymm ones: only where 512-bit ops run
+ * whole.  CPUID 0x8000001A EAX gives AMD's FP/SIMD datapath width: FP128
+ * (bit 0), FP256 (bit 2), and from family 26 (Zen 5) FP512 (bit 3), which
+ * the Zen 5 EPYC we measured sets instead of FP256.  Zen 4 (family 25) is
+ * 256 bits wide, splits zmm ops in two, and measured slower with them.
+ * Family 26 alone is not enough: the Zen 5 cores of its mobile parts (Strix
+ * Point) are 256 bits wide and should not set FP512 (we have none to check).
+ * A hypervisor that hides the bit gets the ymm kernels, as before.
+ * Intel: not measured.  Its cores run 512-bit integer ops on two ports
+ * where 256-bit ones have three, and older ones lower the clock for zmm, so
+ * the ymm kernels stay preferred there until someone measures otherwise. */
+static int prefer_zmm(void)
+{
+    unsigned a, b, c, d, family;
+
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != signature_AMD_ebx || c != signature_AMD_ecx ||
+        d != signature_AMD_edx || !__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    family = (a >> 8) & 0xf;
+    if (family == 0xf)
+        family += (a >> 20) & 0xff;
+    return family >= 26 && __get_cpuid(0x8000001a, &a, &b, &c, &d) && (a & 1u << 3);
+}
 #endif
 
 static const struct md5_mb_kernel *table[8];
@@ -65,12 +92,24 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         return table;
 #if MD5_MB_X86
     {
-        int avx2, avx512;
+        int avx2, avx512, zmm;
 
         probe_x86(&avx2, &avx512);
+        zmm = avx512 && prefer_zmm();
+        if (zmm) {
+            list[n++] = &k_avx512zx32;
+            list[n++] = &k_avx512zx16;
+        }
         if (avx512) {
             list[n++] = &k_avx512x32;
             list[n++] = &k_avx512x16;
+        }
+        /* Where the ymm kernels are preferred, the zmm ones are listed after
+         * them (so tested and benchmarked) but never picked: md5_mb_pick
+         * keeps to the instruction set of the first kernel. */
+        if (avx512 && !zmm) {
+            list[n++] = &k_avx512zx32;
+            list[n++] = &k_avx512zx16;
         }
         if (avx2) {
             list[n++] = &k_avx2x16;

@@ -44,8 +44,15 @@ static inline void mb_end(const struct mb_frame *f, struct md5_mb_lanes *l, unsi
     }
 }
 
-/* X(j, ...) for each of up to four register sets j, for the kernels that
- * use four (AVX-512, NEON); SETS is a constant after inlining. */
+/* X(j, ...) for each of up to two register sets j, for the kernels that use
+ * two at most (AVX2, AVX-512 on zmm); SETS is a constant after inlining. */
+#define EACH2(X, ...) do {                                                      \
+        X(0, __VA_ARGS__);                                                      \
+        if (SETS > 1) X(1, __VA_ARGS__);                                        \
+    } while (0)
+
+/* The same for up to four register sets j, for the kernels that use four
+ * (AVX-512 on ymm, NEON). */
 #define EACH4(X, ...) do {                                                      \
         X(0, __VA_ARGS__);                                                      \
         if (SETS > 1) X(1, __VA_ARGS__);                                        \

@@ -23,6 +23,12 @@
  *                    doing its step for every set.
  * Those macros may use run's names: l, f (struct mb_frame), SETS, and the
  * arrays a, b, c, d, a0, b0, c0, d0 (vec[MAX_SETS]) and w (vec[MAX_SETS][16]).
+ *
+ * A file may instantiate the template twice (mb_avx512.c: ymm, then zmm).
+ * For the second it defines RUN, the function's name instead of run, and
+ * VEC, the vector type instead of vec.  The header #undefs RUN, VEC and the
+ * macros above but INLINE (the includer's own) when done, so each
+ * instantiation defines its pieces afresh and the checks below see them.
  */
 #ifndef VEC_LANES
 # error "mb_loop.h: define VEC_LANES, the lanes per vector"
@@ -55,15 +61,22 @@
 # error "mb_loop.h: define the round macros F, G, H and I"
 #endif
 
+#ifndef RUN
+# define RUN run
+#endif
+#ifndef VEC
+# define VEC vec
+#endif
+
 #include "mb_impl.h"
 #include "md5_steps.h"
 
-INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
+INLINE void RUN(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
 {
     struct mb_frame f;
-    vec a[MAX_SETS], b[MAX_SETS], c[MAX_SETS], d[MAX_SETS];
-    vec a0[MAX_SETS], b0[MAX_SETS], c0[MAX_SETS], d0[MAX_SETS];
-    vec w[MAX_SETS][16];
+    VEC a[MAX_SETS], b[MAX_SETS], c[MAX_SETS], d[MAX_SETS];
+    VEC a0[MAX_SETS], b0[MAX_SETS], c0[MAX_SETS], d0[MAX_SETS];
+    VEC w[MAX_SETS][16];
     size_t n;
 
     if (nblocks == 0)
@@ -79,3 +92,18 @@ INLINE void run(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
     EACH(STORE, l);
     mb_end(&f, l, VEC_LANES * (unsigned)SETS, nblocks);
 }
+
+#undef RUN
+#undef VEC
+#undef VEC_LANES
+#undef MAX_SETS
+#undef EACH
+#undef LOAD
+#undef STORE
+#undef NEXT_BLOCK
+#undef ADD_BACK
+#undef BLOCK_LOCALS
+#undef F
+#undef G
+#undef H
+#undef I

@@ -257,6 +257,39 @@ static void test_target_families(void)
            MD5_MB_X86, MD5_MB_NEON);
 }
 
+/* The list is grouped by instruction set, each group widest first (what
+ * md5_mb_pick relies on); md5_mb_pick keeps to the first kernel's set; and
+ * the zmm AVX-512 kernels are offered wherever the ymm ones are (one probe),
+ * preferred or not, so that every AVX-512 machine tests them. */
+static void test_groups(void)
+{
+    const struct md5_mb_kernel *const *k = md5_mb_kernels();
+    unsigned ymm = 0, zmm = 0, busy, bad = 0;
+    size_t i, j;
+
+    if (!k[0]) {
+        report(0, "mb: no kernels offered, not even scalar");
+        return;
+    }
+    for (i = 0; k[i]; i++) {
+        ymm += strcmp(k[i]->isa, "avx512") == 0;
+        zmm += strcmp(k[i]->isa, "avx512z") == 0;
+        if (i > 0 && strcmp(k[i]->isa, k[i - 1]->isa) == 0)
+            bad += k[i]->lanes > k[i - 1]->lanes;
+        else /* a new group: its set not seen before */
+            for (j = 0; j < i; j++)
+                bad += strcmp(k[i]->isa, k[j]->isa) == 0;
+    }
+    for (busy = 1; busy <= MD5_MB_MAX_LANES; busy++) {
+        const struct md5_mb_kernel *p = md5_mb_pick(busy);
+
+        bad += strcmp(p->isa, k[0]->isa) != 0 && strcmp(p->isa, "scalar") != 0;
+    }
+    report(bad == 0 && ymm == zmm,
+           "mb: kernels grouped by instruction set, widest first; picks from %s; zmm kernels wherever ymm AVX-512 (%u, %u)",
+           k[0]->isa, ymm, zmm);
+}
+
 /* make check EXPECT_MB="avx2x16 ...": each named kernel must be available,
  * so a probe that silently falls back to scalar fails. */
 static void test_expected_kernels(void)
@@ -288,6 +321,7 @@ void mb_tests(const unsigned char *data, size_t len)
 
     test_expected_kernels();
     test_target_families();
+    test_groups();
     test_pick();
     for (k = md5_mb_kernels(); *k; k++) {
         test_contract(*k, data);
