@@ -2,9 +2,9 @@
  *
  * The submitting thread queues jobs (queue.h) and emits their results in
  * order as they are done.  With more than one job, workers (worker.h) run on
- * threads of their own, and an I/O thread prepares the windows of large
- * files; with one, a single worker runs in the submitting thread, a step at
- * a time, whenever the submitter would otherwise wait.  Inputs that are not
+ * threads of their own, and an I/O thread reads ahead for a large file
+ * alone in its lanes; with one, a single worker runs in the submitting
+ * thread, a step at a time, whenever the submitter would otherwise wait.  Inputs that are not
  * regular files are read by the submitter itself, once every result before
  * them is out.  When memory is short there are fewer workers, smaller
  * arenas, no threads, and at the last the submitter alone hashes each input
@@ -27,14 +27,13 @@
 #include "worker.h"
 #include "xalloc.h"
 
-#define MAX_WORKERS 256
 #define WAIT_NS 100000000L   /* the submitter looks up at least this often */
 /* Jobs the submitter lets pile up when it is also the worker: a worker's
  * worth, so the lanes fill, and results are not held back much longer. */
 #define INLINE_AHEAD WORKER_MAX_TASKS
-/* Budgets, shared by the workers: streams (two 1 MiB windows each) and
- * arenas.  With two workers, at most 64 MiB of windows and 16 MiB of
- * arenas are mapped at once. */
+/* Budgets, shared by the workers: large files read at once (two chunk
+ * buffers of 1 MiB each, of which a stream in lanes with others touches
+ * 256 KiB), and arenas for small files. */
 #define STREAMS_TOTAL 64
 #define ARENA_TOTAL ((size_t)16 << 20)
 #define ARENA_MAX ((size_t)8 << 20)
@@ -48,8 +47,8 @@ static engine_emit *emit_fn;
 static engine_flush *flush_fn;
 static void *emit_arg;
 static unsigned jobs_wanted;
-static struct worker *workers[MAX_WORKERS];
-static pthread_t threads[MAX_WORKERS];
+static struct worker *workers[ENGINE_MAX_JOBS];
+static pthread_t threads[ENGINE_MAX_JOBS];
 static unsigned n_threads;
 static struct worker *inline_worker;   /* the worker run by the submitter */
 static int io_running;
@@ -116,8 +115,8 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     q.closing = q.submitter_waiting = 0;
     q.idle = NULL;
     n_threads = 0;
-    if (n > MAX_WORKERS)
-        n = MAX_WORKERS;
+    if (n > ENGINE_MAX_JOBS)
+        n = ENGINE_MAX_JOBS;
     if (n > 1)
         n_threads = start_threads(n);
     /* Otherwise the submitter hashes, in lanes if it can have a worker. */

@@ -24,8 +24,9 @@ typedef void engine_emit(const struct result *r, void *arg);
  * results are seen before any wait (a FIFO's writer may wait for them). */
 typedef void engine_flush(void *arg);
 
-/* Hash with N threads from now on (1: all in the caller's thread); 0, the
- * default, is one per CPU the process may run on. */
+/* Hash with N threads from now on, at most ENGINE_MAX_JOBS (1: all in the
+ * caller's thread); 0, the default, is one per CPU the process may run on. */
+#define ENGINE_MAX_JOBS 256
 void engine_set_jobs(unsigned n);
 
 /* Start a sequence whose results go to EMIT(r, ARG), with FLUSH(ARG) before

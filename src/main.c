@@ -28,8 +28,6 @@ enum {
     OPT_VERSION
 };
 
-/* More threads than this only add overhead, on any machine we know. */
-#define MAX_JOBS 1024
 
 /* The order is GNU's: getopt lists ambiguous candidates in table order. */
 static const struct option long_options[] = {
@@ -130,7 +128,7 @@ static void usage_error(const char *msg)
     try_help_and_exit();
 }
 
-/* -j N: a number of threads, 1 to MAX_JOBS. */
+/* -j N: a number of threads, 1 to ENGINE_MAX_JOBS. */
 static unsigned parse_jobs(const char *arg)
 {
     char *end;
@@ -138,8 +136,8 @@ static unsigned parse_jobs(const char *arg)
 
     errno = 0;
     n = strtoul(arg, &end, 10);
-    if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || n < 1 || n > MAX_JOBS) {
-        diag(0, "invalid number of jobs: '%s' (1 to %d)", arg, MAX_JOBS);
+    if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || n < 1 || n > ENGINE_MAX_JOBS) {
+        diag(0, "invalid number of jobs: '%s' (1 to %d)", arg, ENGINE_MAX_JOBS);
         try_help_and_exit();
     }
     return (unsigned)n;
