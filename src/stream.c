@@ -171,6 +171,7 @@ enum stream_step stream_chunk_done(struct worker_io *io, struct lanes *s, struct
         lanes_state(s, &t->lt, state);
         md5_state_digest(state, out->digest);
         out->status = RESULT_OK;
+        out->err = 0;
         return stream_close(io, s, t, out);
     }
     /* The next chunk is in the other slot if it was read ahead; otherwise

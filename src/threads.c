@@ -1,5 +1,6 @@
-/* sched_getaffinity is a GNU extension; the rest is POSIX. */
-#define _GNU_SOURCE
+/* sched_getaffinity is a GNU extension; the rest is POSIX.  The
+ * feature-test macro is the documented way to ask for it. */
+#define _GNU_SOURCE /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 #include "threads.h"
 
 #include <sched.h>

@@ -70,6 +70,7 @@ static enum whole_step hash_grown(struct task *t, const unsigned char *data, siz
         return failed(t, errno, out);
     md5_final(&ctx, out->digest);
     out->status = RESULT_OK;
+    out->err = 0;
     /* As GNU: a failing close is a read error too. */
     if (close(t->fd) != 0) {
         out->status = RESULT_READ_FAILED;

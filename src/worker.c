@@ -245,6 +245,7 @@ static void chunk_ended(struct worker *w, struct task *t)
         lanes_remove(&w->lanes, &t->lt, state);
         md5_state_digest(state, out.digest);
         out.status = RESULT_OK;
+        out.err = 0;
         arena_release(&w->arena);
         finish(w, t, &out);
     } else if (stream_chunk_done(&w->io, &w->lanes, t, &out) == STREAM_DONE) {
