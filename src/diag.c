@@ -37,7 +37,7 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     const char *err = errnum ? strerror(errnum) : NULL;
     va_list ap2;
     size_t head = strlen(program_name) + 2, len, total;
-    char small[1024], *msg = small;
+    char small[1024], *msg;
     int n;
 
     va_copy(ap2, ap);
@@ -45,8 +45,9 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     va_end(ap2);
     len = n > 0 ? (size_t)n : 0;
     total = head + len + (err ? 2 + strlen(err) : 0) + 1;
-    /* Short messages, "memory exhausted" among them, need no allocation. */
-    if (total + 1 > sizeof small && (msg = malloc(total + 1)) == NULL)
+    /* Short messages need no allocation. */
+    msg = total + 1 > sizeof small ? malloc(total + 1) : small;
+    if (msg == NULL)
         diag_out_of_memory();
     memcpy(msg, program_name, head - 2);
     memcpy(msg + head - 2, ": ", 2);
@@ -73,9 +74,27 @@ void diag(int errnum, const char *fmt, ...)
     errno = saved;
 }
 
+/* Not through vdiag, which may need memory: a fixed buffer, and pieces when
+ * argv[0] is too long for it. */
 void diag_out_of_memory(void)
 {
-    diag(0, "memory exhausted");
+    const char *text = "memory exhausted";
+    size_t head = strlen(program_name), len = strlen(text);
+    char msg[1024];
+
+    out_flush();
+    if (head + len + 3 <= sizeof msg) {
+        memcpy(msg, program_name, head);
+        memcpy(msg + head, ": ", 2);
+        memcpy(msg + head + 2, text, len);
+        msg[head + 2 + len] = '\n';
+        write_stderr(msg, head + len + 3);
+    } else {
+        write_stderr(program_name, head);
+        write_stderr(": ", 2);
+        write_stderr(text, len);
+        write_stderr("\n", 1);
+    }
     exit(EXIT_FAILURE);
 }
 
