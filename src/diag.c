@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fdio.h"
+#include "i18n.h"
 #include "output.h"
 
 const char *program_name = "md5sum";
@@ -75,10 +76,10 @@ void diag(int errnum, const char *fmt, ...)
 }
 
 /* Not through vdiag, which may need memory: a fixed buffer, and pieces when
- * argv[0] is too long for it. */
+ * argv[0] is too long for it.  gettext gives the id when it cannot allocate. */
 void diag_out_of_memory(void)
 {
-    const char *text = "memory exhausted";
+    const char *text = tr("memory exhausted");
     size_t head = strlen(program_name), len = strlen(text);
     char msg[1024];
 
@@ -100,16 +101,19 @@ void diag_out_of_memory(void)
 
 void try_help_and_exit(void)
 {
-    const char *pre = "Try '", *post = " --help' for more information.\n";
-    size_t a = strlen(pre), b = strlen(program_name), c = strlen(post);
-    char *msg = malloc(a + b + c);
+    /* GNU's emit_try_help: the catalogue's own words and quote marks. */
+    const char *fmt = tr("Try '%s --help' for more information.\n");
+    char small[256], *msg = small;
+    int n = snprintf(small, sizeof small, fmt, program_name);
+    size_t len = n > 0 ? (size_t)n : 0;
 
-    if (!msg)
-        diag_out_of_memory();
-    memcpy(msg, pre, a);
-    memcpy(msg + a, program_name, b);
-    memcpy(msg + a + b, post, c);
-    write_stderr(msg, a + b + c);
-    free(msg);
+    if (len >= sizeof small) {
+        if ((msg = malloc(len + 1)) == NULL)
+            diag_out_of_memory();
+        snprintf(msg, len + 1, fmt, program_name);
+    }
+    write_stderr(msg, len);
+    if (msg != small)
+        free(msg);
     exit(EXIT_FAILURE);
 }

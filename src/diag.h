@@ -16,11 +16,12 @@ void diag(int errnum, const char *fmt, ...)
 #endif
     ;
 
-/* Print "PROG: memory exhausted" (after pending stdout, as GNU's xalloc_die
- * does through error()) and exit 1. */
+/* Print "PROG: memory exhausted", translated (after pending stdout, as GNU's
+ * xalloc_die does through error()), and exit 1. */
 void diag_out_of_memory(void);
 
-/* Print "Try 'PROG --help' for more information." on stderr and exit 1. */
+/* Print "Try 'PROG --help' for more information." on stderr, in the
+ * catalogue's words when one is installed, and exit 1. */
 void try_help_and_exit(void);
 
 /* True once a write to stderr has failed (checked at exit, as GNU does). */
