@@ -13,11 +13,18 @@
 
 const char *program_name = "md5sum";
 static int stderr_error;
+/* "memory exhausted" in the user's language, looked up while there was memory. */
+static const char *oom_text = "memory exhausted";
 
 void set_program_name(const char *argv0)
 {
     if (argv0 && *argv0)
         program_name = argv0;
+}
+
+void diag_load_messages(void)
+{
+    oom_text = tr("memory exhausted");
 }
 
 int stderr_failed(void)
@@ -76,10 +83,10 @@ void diag(int errnum, const char *fmt, ...)
 }
 
 /* Not through vdiag, which may need memory: a fixed buffer, and pieces when
- * argv[0] is too long for it.  gettext gives the id when it cannot allocate. */
+ * argv[0] is too long for it. */
 void diag_out_of_memory(void)
 {
-    const char *text = tr("memory exhausted");
+    const char *text = oom_text;
     size_t head = strlen(program_name), len = strlen(text);
     char msg[1024];
 

@@ -155,6 +155,7 @@ int main(int argc, char **argv)
     set_program_name(argv[0]);
     setlocale(LC_ALL, "");
     i18n_bind();
+    diag_load_messages();
     input_hold_stdin();
 
     /* Acted on in command-line order, as GNU does: --help or --version wins
