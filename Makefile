@@ -3,6 +3,8 @@
 #   make                    build build/md5sum
 #   make check              build and run every test layer (tests/run/check.sh)
 #   make IMPL=portable      force the portable C core on every target
+#   make NLS=0              no translated messages (no gettext from the C library)
+#   make LOCALEDIR=DIR      where GNU coreutils' catalogues are (/usr/share/locale)
 #   make B=DIR CC=...       build out of tree (cross builds use this)
 #   make install / uninstall  (PREFIX, BINDIR, MANDIR, DESTDIR)
 #   make bench              performance figures (bench/bench.sh; not a test)
@@ -16,6 +18,10 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INSTALL ?= install
+# GNU md5sum's translations come from GNU coreutils' own catalogues (text
+# domain "coreutils"), wherever that package installed them; see src/i18n.h.
+NLS ?= 1
+LOCALEDIR ?= /usr/share/locale
 # SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer in every C object
 # and link, in a tree of its own (make does not rebuild objects for new flags).
 # make check then runs the native leg on that build; the build checks and the
@@ -40,7 +46,13 @@ WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototype
 ifeq ($(IMPL),portable)
 IMPL_CPPFLAGS = -DMD5_PORTABLE_ONLY
 endif
-ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 $(IMPL_CPPFLAGS) $(CPPFLAGS)
+ifeq ($(NLS),0)
+NLS_CPPFLAGS = -DMD5SUM_NLS=0
+else
+NLS_CPPFLAGS = -DLOCALEDIR='"$(LOCALEDIR)"'
+endif
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 $(IMPL_CPPFLAGS) $(NLS_CPPFLAGS) \
+	$(CPPFLAGS)
 ALL_CFLAGS = -std=c99 -pthread $(WARN) $(SAN_FLAGS) $(CFLAGS)
 
 CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $(MB_OBJ)

@@ -3,6 +3,7 @@
 #include "check.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "format.h"
+#include "i18n.h"
 #include "input.h"
 #include "lines.h"
 #include "output.h"
@@ -39,11 +41,11 @@ static void status_line(const char *name, const char *result)
     out_char('\n');
 }
 
-/* A diagnostic about the list itself: "Q(LABEL)" then SUFFIX. */
-static void list_diag(int errnum, const char *label, const char *suffix)
+/* A diagnostic about a name: FMT, holding one %s for Q(NAME). */
+static void name_diag(int errnum, const char *fmt, const char *name)
 {
-    char *q = quote_name(label);
-    diag(errnum, "%s%s", q, suffix);
+    char *q = quote_name(name);
+    diag(errnum, fmt, q);
     free(q);
 }
 
@@ -65,23 +67,23 @@ static void check_emit(const struct result *r, void *arg)
         uintmax_t lineno;
         char *q = quote_name(run->label);
         memcpy(&lineno, r->tag, sizeof lineno);
-        diag(0, "%s: %ju: improperly formatted MD5 checksum line", q, lineno);
+        diag(0, tr("%s: %" PRIuMAX ": improperly formatted %s checksum line"), q, lineno, "MD5");
         free(q);
     } else if (r->status != RESULT_OK) {
         if (r->status == RESULT_OPEN_FAILED && o->ignore_missing && r->err == ENOENT)
             return;
-        list_diag(r->err, r->name, "");
+        name_diag(r->err, "%s", r->name);
         c->unreadable++;
         if (!o->status_only)
-            status_line(r->name, "FAILED open or read");
+            status_line(r->name, tr("FAILED open or read"));
     } else if (hex_matches(r->tag, r->digest)) {
         c->matched = 1;
         if (!o->status_only && !o->quiet)
-            status_line(r->name, "OK");
+            status_line(r->name, tr("OK"));
     } else {
         c->mismatched++;
         if (!o->status_only)
-            status_line(r->name, "FAILED");
+            status_line(r->name, tr("FAILED"));
     }
 }
 
@@ -94,31 +96,31 @@ static void check_flush(void *arg)
 static void summary(const char *label, const struct check_opts *o, const struct counts *c)
 {
     if (!c->well_formed) {
-        list_diag(0, label, ": no properly formatted checksum lines found");
+        name_diag(0, tr("%s: no properly formatted checksum lines found"), label);
         return;
     }
     if (o->status_only)
         return;
     if (c->misformatted)
-        diag(0, c->misformatted == 1 ? "WARNING: %ju line is improperly formatted"
-                                     : "WARNING: %ju lines are improperly formatted",
+        diag(0, trn("WARNING: %" PRIuMAX " line is improperly formatted",
+                   "WARNING: %" PRIuMAX " lines are improperly formatted", c->misformatted),
              c->misformatted);
     if (c->unreadable)
-        diag(0, c->unreadable == 1 ? "WARNING: %ju listed file could not be read"
-                                   : "WARNING: %ju listed files could not be read",
+        diag(0, trn("WARNING: %" PRIuMAX " listed file could not be read",
+                   "WARNING: %" PRIuMAX " listed files could not be read", c->unreadable),
              c->unreadable);
     if (c->mismatched)
-        diag(0, c->mismatched == 1 ? "WARNING: %ju computed checksum did NOT match"
-                                   : "WARNING: %ju computed checksums did NOT match",
+        diag(0, trn("WARNING: %" PRIuMAX " computed checksum did NOT match",
+                   "WARNING: %" PRIuMAX " computed checksums did NOT match", c->mismatched),
              c->mismatched);
     if (o->ignore_missing && !c->matched)
-        list_diag(0, label, ": no file was verified");
+        name_diag(0, tr("%s: no file was verified"), label);
 }
 
 int check_list(const char *name, const struct check_opts *o)
 {
     int is_stdin = strcmp(name, "-") == 0;
-    const char *label = is_stdin ? "standard input" : name;
+    const char *label = is_stdin ? tr("standard input") : name;
     struct list_run run = {NULL, NULL, {0, 0, 0, 0, 0}};
     struct counts *c = &run.c;
     struct line_reader r;
@@ -128,7 +130,7 @@ int check_list(const char *name, const struct check_opts *o)
     int fd = input_open(name), rc, read_err;
 
     if (fd < 0) {
-        list_diag(errno, label, "");
+        name_diag(errno, "%s", label);
         return 0;
     }
     run.label = label;
@@ -162,11 +164,11 @@ int check_list(const char *name, const struct check_opts *o)
     engine_finish();
     if (read_err) {
         input_close(fd);
-        list_diag(0, label, ": read error");
+        name_diag(0, tr("%s: read error"), label);
         return 0;
     }
     if (input_close(fd) != 0) {
-        list_diag(errno, label, "");
+        name_diag(errno, "%s", label);
         return 0;
     }
     summary(label, o, c);

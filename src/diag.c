@@ -8,15 +8,23 @@
 #include <unistd.h>
 
 #include "fdio.h"
+#include "i18n.h"
 #include "output.h"
 
 const char *program_name = "md5sum";
 static int stderr_error;
+/* "memory exhausted" in the user's language, looked up while there was memory. */
+static const char *oom_text = "memory exhausted";
 
 void set_program_name(const char *argv0)
 {
     if (argv0 && *argv0)
         program_name = argv0;
+}
+
+void diag_load_messages(void)
+{
+    oom_text = tr("memory exhausted");
 }
 
 int stderr_failed(void)
@@ -37,7 +45,7 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     const char *err = errnum ? strerror(errnum) : NULL;
     va_list ap2;
     size_t head = strlen(program_name) + 2, len, total;
-    char small[1024], *msg = small;
+    char small[1024], *msg;
     int n;
 
     va_copy(ap2, ap);
@@ -45,8 +53,9 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     va_end(ap2);
     len = n > 0 ? (size_t)n : 0;
     total = head + len + (err ? 2 + strlen(err) : 0) + 1;
-    /* Short messages, "memory exhausted" among them, need no allocation. */
-    if (total + 1 > sizeof small && (msg = malloc(total + 1)) == NULL)
+    /* Short messages need no allocation. */
+    msg = total + 1 > sizeof small ? malloc(total + 1) : small;
+    if (msg == NULL)
         diag_out_of_memory();
     memcpy(msg, program_name, head - 2);
     memcpy(msg + head - 2, ": ", 2);
@@ -73,24 +82,45 @@ void diag(int errnum, const char *fmt, ...)
     errno = saved;
 }
 
+/* Not through vdiag, which may need memory: a fixed buffer, and pieces when
+ * argv[0] is too long for it. */
 void diag_out_of_memory(void)
 {
-    diag(0, "memory exhausted");
+    const char *text = oom_text;
+    size_t head = strlen(program_name), len = strlen(text);
+    char msg[1024];
+
+    out_flush();
+    if (head + len + 3 <= sizeof msg) {
+        memcpy(msg, program_name, head);
+        memcpy(msg + head, ": ", 2);
+        memcpy(msg + head + 2, text, len);
+        msg[head + 2 + len] = '\n';
+        write_stderr(msg, head + len + 3);
+    } else {
+        write_stderr(program_name, head);
+        write_stderr(": ", 2);
+        write_stderr(text, len);
+        write_stderr("\n", 1);
+    }
     exit(EXIT_FAILURE);
 }
 
 void try_help_and_exit(void)
 {
-    const char *pre = "Try '", *post = " --help' for more information.\n";
-    size_t a = strlen(pre), b = strlen(program_name), c = strlen(post);
-    char *msg = malloc(a + b + c);
+    /* GNU's emit_try_help: the catalogue's own words and quote marks. */
+    const char *fmt = tr("Try '%s --help' for more information.\n");
+    char small[256], *msg = small;
+    int n = snprintf(small, sizeof small, fmt, program_name);
+    size_t len = n > 0 ? (size_t)n : 0;
 
-    if (!msg)
-        diag_out_of_memory();
-    memcpy(msg, pre, a);
-    memcpy(msg + a, program_name, b);
-    memcpy(msg + a + b, post, c);
-    write_stderr(msg, a + b + c);
-    free(msg);
+    if (len >= sizeof small) {
+        if ((msg = malloc(len + 1)) == NULL)
+            diag_out_of_memory();
+        snprintf(msg, len + 1, fmt, program_name);
+    }
+    write_stderr(msg, len);
+    if (msg != small)
+        free(msg);
     exit(EXIT_FAILURE);
 }

@@ -6,6 +6,11 @@
 extern const char *program_name;
 void set_program_name(const char *argv0);
 
+/* Look up now, after setlocale and i18n_bind, what must be printable when
+ * memory has run out: gettext needs memory to load a catalogue, and GNU's
+ * md5sum, which allocates far less, still has some when it says it. */
+void diag_load_messages(void);
+
 /* Print "PROG: MESSAGE" and, when ERRNUM is non-zero, ": strerror(ERRNUM)" on
  * stderr in one write, after writing out pending stdout output, so that the
  * two streams stay in order when they go to the same place.  This is the one
@@ -16,11 +21,12 @@ void diag(int errnum, const char *fmt, ...)
 #endif
     ;
 
-/* Print "PROG: memory exhausted" (after pending stdout, as GNU's xalloc_die
- * does through error()) and exit 1. */
+/* Print "PROG: memory exhausted", translated (after pending stdout, as GNU's
+ * xalloc_die does through error()), and exit 1. */
 void diag_out_of_memory(void);
 
-/* Print "Try 'PROG --help' for more information." on stderr and exit 1. */
+/* Print "Try 'PROG --help' for more information." on stderr, in the
+ * catalogue's words when one is installed, and exit 1. */
 void try_help_and_exit(void);
 
 /* True once a write to stderr has failed (checked at exit, as GNU does). */

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "hash.h"
+#include "i18n.h"
 #include "input.h"
 #include "md5.h"
 #include "output.h"
@@ -54,7 +55,7 @@ static void print_and_exit(const char *text)
 {
     out_str(text);
     if (out_close() != 0) {
-        diag(errno, "write error");
+        diag(errno, "%s", tr("write error"));
         exit(EXIT_FAILURE);
     }
     exit(EXIT_SUCCESS);
@@ -151,6 +152,8 @@ int main(int argc, char **argv)
 
     set_program_name(argv[0]);
     setlocale(LC_ALL, "");
+    i18n_bind();
+    diag_load_messages();
     input_hold_stdin();
 
     /* Acted on in command-line order, as GNU does: --help or --version wins
@@ -177,23 +180,24 @@ int main(int argc, char **argv)
 
     /* GNU 9.1's checks, in its order. */
     if (tag && binary == 0)
-        usage_error("--tag does not support --text mode");
+        usage_error(tr("--tag does not support --text mode"));
     if (style->eol != '\n' && check)
-        usage_error("the --zero option is not supported when verifying checksums");
+        usage_error(tr("the --zero option is not supported when verifying checksums"));
     if (tag && check)
-        usage_error("the --tag option is meaningless when verifying checksums");
+        usage_error(tr("the --tag option is meaningless when verifying checksums"));
     if (binary >= 0 && check)
-        usage_error("the --binary and --text options are meaningless when verifying checksums");
+        usage_error(
+            tr("the --binary and --text options are meaningless when verifying checksums"));
     if (copts.ignore_missing && !check)
-        usage_error("the --ignore-missing option is meaningful only when verifying checksums");
+        usage_error(tr("the --ignore-missing option is meaningful only when verifying checksums"));
     if (copts.status_only && !check)
-        usage_error("the --status option is meaningful only when verifying checksums");
+        usage_error(tr("the --status option is meaningful only when verifying checksums"));
     if (copts.warn && !check)
-        usage_error("the --warn option is meaningful only when verifying checksums");
+        usage_error(tr("the --warn option is meaningful only when verifying checksums"));
     if (copts.quiet && !check)
-        usage_error("the --quiet option is meaningful only when verifying checksums");
+        usage_error(tr("the --quiet option is meaningful only when verifying checksums"));
     if (copts.strict && !check)
-        usage_error("the --strict option is meaningful only when verifying checksums");
+        usage_error(tr("the --strict option is meaningful only when verifying checksums"));
 
     style->tag = tag;
     style->binary = binary == 1;
@@ -213,11 +217,11 @@ int main(int argc, char **argv)
     }
 
     if (input_used_stdin() && input_close_stdin() != 0) {
-        diag(errno, "standard input");
+        diag(errno, "%s", tr("standard input"));
         ok = 0;
     }
     if (out_close() != 0) {
-        diag(errno, "write error");
+        diag(errno, "%s", tr("write error"));
         ok = 0;
     }
     if (stderr_failed())

@@ -14,6 +14,8 @@ want bats command -v bats
 want bats-support test -f /usr/lib/bats/bats-support/load.bash
 want bats-assert test -f /usr/lib/bats/bats-assert/load.bash
 want mandoc command -v mandoc
+# localedef, for the locales of tests/cli/translations.bats (and s390x's C.UTF-8)
+want locales test -f /usr/share/i18n/locales/C
 if [ "${1:-}" = cross ]; then
     want gcc-aarch64-linux-gnu command -v aarch64-linux-gnu-gcc
     want libc6-dev-arm64-cross test -d /usr/aarch64-linux-gnu/include
@@ -22,7 +24,6 @@ if [ "${1:-}" = cross ]; then
     want gcc-i686-linux-gnu command -v i686-linux-gnu-gcc
     want libc6-dev-i386-cross test -d /usr/i686-linux-gnu/include
     want qemu-user command -v qemu-aarch64
-    want locales test -f /usr/share/i18n/locales/C   # localedef's source for s390x's C.UTF-8
 fi
 [ -n "$need" ] || exit 0
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-build.sh: tests of the build itself, as TAP-like lines.
-#   - warning-free under -Werror with gcc and clang (when present)
+#   - warning-free under -Werror with gcc and clang (when present), with
+#     translations and with make NLS=0, which must not call gettext at all
 #   - the man page is mandoc -Tlint clean
 #   - make install / uninstall honour PREFIX and DESTDIR
 set -u
@@ -21,6 +22,16 @@ for cc in gcc clang; do
     else
         echo "not ok - $cc builds with -Wall -Wextra -Wpedantic ... -Werror"
         sed 's/^/# /' "$tmp/$cc.log"
+    fi
+    b=$tmp/$cc-nls0
+    if ! env -u MAKEFLAGS "$MAKE" -s B="$b" CC="$cc" CFLAGS="-O2 -Werror" SANITIZE= NLS=0 \
+            "$b/md5sum" > "$b.log" 2>&1; then
+        echo "not ok - $cc builds with NLS=0 and -Werror"
+        sed 's/^/# /' "$b.log"
+    elif nm -u "$b/md5sum" | grep -q 'textdomain\|gettext'; then
+        echo "not ok - $cc builds with NLS=0: the binary still calls gettext"
+    else
+        echo "ok - $cc builds with NLS=0 and -Werror, without gettext"
     fi
 done
 

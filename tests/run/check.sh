@@ -117,11 +117,10 @@ cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE EXPECTED-MB [QEMU-ARGS]
 # Locale files are in the target's byte order: qemu-user on a big-endian
 # target cannot use the host's C.UTF-8, and setlocale would fall back to C
 # (GNU's md5sum built for s390x would do the same).  Build a big-endian one
-# for the leg's programs alone (LOCPATH given through qemu -E).
+# for the leg's programs alone (LOCPATH given through qemu -E).  The
+# translation tests add theirs to the same directory (OURS_LOCPATH).
 be_locale() { # DIR
-    mkdir -p "$1"
-    [ -f "$1/C.UTF-8/LC_CTYPE" ] ||
-        localedef --big-endian -i C -f UTF-8 "$1/C.UTF-8" >/dev/null 2>&1 ||
+    tests/run/mklocales.sh "$1" --big-endian C.UTF-8 >/dev/null 2>&1 ||
         note "not ok - s390x: localedef --big-endian C.UTF-8 failed (package locales); UTF-8 tests will fail"
 }
 
@@ -161,7 +160,8 @@ want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch6
     "neonx16 neonx8"
 if want s390x; then
     be_locale "$PWD/build-s390x/locale"
-    cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable "" \
+    OURS_LOCPATH=$PWD/build-s390x/locale OURS_LOCALEDEF=--big-endian \
+        cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable "" \
         "-E LOCPATH=$PWD/build-s390x/locale"
 fi
 # qemu-i386 7.2 hangs in pthread_create (any program's), so md5sum runs

@@ -1,0 +1,201 @@
+#!/usr/bin/env bats
+# Every message md5sum 9.1 can print, in languages other than English: GNU's
+# own catalogues (text domain "coreutils") give both programs the words, so
+# each case must match GNU byte for byte, stdout, stderr and exit status, in
+# each locale below.  The locales are compiled into a private LOCPATH
+# (tests/run/mklocales.sh), once per build directory; nothing on the system
+# changes.  Both programs see the same LOCPATH, LC_ALL and LANGUAGE, except
+# on a big-endian target under qemu: there ours reads big-endian copies
+# (OURS_LOCPATH, given to qemu by tests/run/check.sh; OURS_LOCALEDEF is
+# --big-endian).  Under qemu, de_DE.ISO-8859-1 is left out (see NO_GCONV).
+load '../helpers'
+
+# pl_PL: three plural forms; ja_JP: one; fr_FR: 0 and 1 singular;
+# de_DE.ISO-8859-1: the catalogues' UTF-8 converted by gettext, and names
+# quoted by a single-byte locale's isprint.
+NLS_LOCALES="de_DE.UTF-8 fr_FR.UTF-8 pl_PL.UTF-8 ja_JP.UTF-8 es_ES.UTF-8 de_DE.ISO-8859-1"
+ALL_LOCALES=$NLS_LOCALES
+
+# Under qemu-user the target's gettext converts only to the charsets its C
+# library has built in (UTF-8, ASCII): Debian's cross C libraries
+# (libc6-*-cross) ship no gconv modules, so in de_DE.ISO-8859-1 it finds no
+# converter and prints English, as GNU's md5sum built for the target would.
+# A real target's libc6 has them.
+NO_GCONV="under qemu-user: the cross C library ships no gconv modules for ISO-8859-1"
+case ${EXEC_WRAPPER:-} in *qemu*) NLS_LOCALES=${NLS_LOCALES% de_DE.ISO-8859-1} ;; esac
+
+setup_file() {
+    [ -f /usr/share/locale/de/LC_MESSAGES/coreutils.mo ] ||
+        skip "GNU's catalogues are not installed (/usr/share/locale/de/LC_MESSAGES/coreutils.mo, package coreutils)"
+    local mk=$BATS_TEST_DIRNAME/../run/mklocales.sh bin=${MD5SUM:?}
+    case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+    LOCPATH=${bin%/*}/locale-host
+    mkdir -p "$LOCPATH" 2>/dev/null && [ -w "$LOCPATH" ] || LOCPATH=$BATS_FILE_TMPDIR/locale
+    export LOCPATH
+    export LANGUAGE=''   # each test chooses: a user's setting would override LC_ALL
+    # shellcheck disable=SC2086  # lists of names
+    "$mk" "$LOCPATH" $ALL_LOCALES C.UTF-8 || return 1
+    if [ -n "${OURS_LOCPATH:-}" ]; then
+        # shellcheck disable=SC2086
+        "$mk" "$OURS_LOCPATH" ${OURS_LOCALEDEF:-} $ALL_LOCALES C.UTF-8 || return 1
+    fi
+}
+
+# in_each SCRIPT: `same SCRIPT` in every locale of NLS_LOCALES.
+in_each() {
+    local l
+    for l in $NLS_LOCALES; do
+        export LC_ALL=$l
+        same "$1" || { echo "(in LC_ALL=$l)"; return 1; }
+    done
+}
+
+# f, e, a directory d, a name with a newline; $H_F: f's digest, $BAD: no
+# file's; l: a list giving every status word and a malformed line.
+files() {
+    printf abc > f; : > e; mkdir d; printf abc > "$(printf 'n\nl')"
+    H_F=$("$GNU_MD5SUM" < f | cut -c1-32)
+    BAD=$("$GNU_MD5SUM" < /dev/null | cut -c1-32 | tr 0-9a-f a-f0-9)
+    printf '%s  f\n%s  e\nbad line\n%s  nosuch\n%s  d\n%s  n\\nl\n' \
+        "$H_F" "$BAD" "$H_F" "$H_F" "$BAD" > l
+    sed -i '6s/^/\\/' l
+}
+
+@test "the compiled locales and GNU's catalogues are in use: GNU's words differ from English" {
+    files
+    LC_ALL=C gnu 'md5sum -c l' > english 2>&1 || true
+    local l
+    for l in $NLS_LOCALES; do
+        LC_ALL=$l LANGUAGE='' gnu 'md5sum -c l' > translated 2>&1 || true
+        if cmp -s english translated; then
+            echo "GNU md5sum prints English in $l: the locale did not load (LOCPATH=$LOCPATH)"
+            return 1
+        fi
+    done
+    in_each 'md5sum -c l'
+}
+
+@test "the status words OK, FAILED and FAILED open or read, -w lines and the summary" {
+    files
+    in_each 'md5sum -c l; echo $?; md5sum -c -w l; echo $?; md5sum -c --quiet --strict l; echo $?'
+    in_each 'md5sum -c --status l; echo $?; md5sum -c -w l 2>&1'
+}
+
+@test "the three plural warnings with 1, 2, 5 and 22 (Polish has three forms)" {
+    files
+    local n i
+    for n in 1 2 5 22; do
+        { echo "$H_F  f"
+          for i in $(seq "$n"); do
+              echo "bad $i"; echo "$H_F  nosuch$i"; echo "$BAD  f"
+          done; } > "l$n"
+    done
+    in_each 'for n in 1 2 5 22; do md5sum -c l$n; echo $?; done'
+}
+
+@test "a list on standard input is called 'standard input' in the user's language" {
+    files
+    printf '%s  -\n%s  f\nbad\n' "$H_F" "$H_F" > dash
+    echo "$BAD  nosuch" > missing
+    in_each 'md5sum -c < /dev/null; echo $?; md5sum -c -w - < dash; echo $?'
+    in_each 'md5sum -c --ignore-missing - < dash; md5sum -c --ignore-missing < missing; echo $?'
+}
+
+@test "lists that cannot be opened or read, hold no checksum line, or verify no file" {
+    files
+    : > 'my list'; echo "$H_F  nosuch" > "it's.md5"
+    in_each 'md5sum -c nosuch.md5 d /dev/null "my list"; echo $?'
+    in_each 'md5sum -c --ignore-missing "it'\''s.md5" l; echo $?'
+}
+
+@test "hashing errors: names quoted as GNU does in each locale's charset" {
+    printf abc > f; mkdir odd
+    local n
+    for n in 'a b' "it's" 'x:y' 'café' '日本' $'\xe9t\xe9' $'\xa0' $'\x80x' $'a\tb' $'a\nb' "\$'\xe9'"; do
+        mkdir "odd/$n"
+    done
+    in_each 'md5sum f odd/* nosuch "no such" f; echo $?'
+}
+
+@test "standard input that is closed: '-' and 'standard input' at exit" {
+    ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
+    files
+    in_each 'md5sum <&-; echo $?; md5sum -c <&-; echo $?'
+}
+
+@test "usage errors, getopt's own messages and the Try line" {
+    printf abc > f
+    in_each 'md5sum --tag -t f; md5sum -c -z; md5sum -c --tag; md5sum -c -b
+             md5sum --ignore-missing f; md5sum --status f; md5sum -w f; md5sum --quiet f
+             md5sum --strict f; echo $?'
+    in_each 'md5sum --bogus; md5sum -q; md5sum -bx f; md5sum --st; md5sum --t f
+             md5sum --tag=1; md5sum --bin= f; echo $?'
+}
+
+@test "write errors: /dev/full in both modes, -z, --help, --version" {
+    files
+    in_each 'md5sum f nosuch > /dev/full; echo $?; md5sum -z f > /dev/full; echo $?
+             md5sum -c l > /dev/full; echo $?; md5sum --help > /dev/full; echo $?
+             md5sum --version > /dev/full; echo $?'
+    under_valgrind || in_each 'md5sum f >&-; echo $?'   # see under_valgrind
+}
+
+# GNU runs out of memory quoting a 3 MB name for its diagnostic; ours may run
+# out elsewhere and at another limit, so each program's limits are scanned
+# for a run that says so, and the words must be the same.  GNU loads its
+# catalogue only then, and just above the lowest limits it has no memory for
+# it and says "memory exhausted" in English: its line is taken from the
+# highest limit at which it still runs out.  Ours looks the words up at start.
+@test "memory exhausted, in the user's language" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "under ${EXEC_WRAPPER%% *} the limit would be the wrapper's"
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers reserve far more address space"
+    require_gnu
+    { printf '%s  ' "$("$GNU_MD5SUM" < /dev/null | cut -c1-32)"; head -c 3000000 /dev/zero | tr '\0' a
+      echo; } > big.md5
+    local l who lim rc
+    for l in $NLS_LOCALES; do
+        export LC_ALL=$l
+        for who in gnu ours; do
+            : > "$who.oom"
+            for lim in $(seq 6000 1000 64000); do
+                rc=0
+                "$who" "ulimit -v $lim; md5sum -c big.md5" > out 2> err || rc=$?
+                # Memory exhausted: exit 1, one line, and no name or list in it.
+                if [ "$rc" = 1 ] && [ ! -s out ] && [ "$(wc -l < err)" = 1 ] &&
+                   ! grep -q 'big\.md5\|aaaa' err; then
+                    cp err "$who.oom"
+                    [ "$who" = gnu ] || break
+                elif [ -s "$who.oom" ]; then
+                    break
+                fi
+            done
+        done
+        [ -s gnu.oom ] || skip "GNU md5sum did not run out of memory between 6 and 64 MB in $l"
+        echo "$l: GNU: $(cat gnu.oom) ours: $(cat ours.oom)"
+        cmp gnu.oom ours.oom
+    done
+}
+
+@test "LANGUAGE and LC_MESSAGES choose the language, LC_CTYPE the charset" {
+    files
+    export LC_ALL=fr_FR.UTF-8
+    same 'LANGUAGE=pl:de md5sum -c -w l; LANGUAGE=xx md5sum -c -w l; md5sum --bogus'
+    export LC_ALL=C.UTF-8
+    same 'md5sum -c -w l; LANGUAGE=de md5sum -c -w l'
+    export LC_ALL=C
+    same 'md5sum -c -w l; LANGUAGE=de md5sum -c -w l'
+    unset LC_ALL
+    same 'LANG=C LC_MESSAGES=de_DE.UTF-8 md5sum -c -w l; LANG=ja_JP.UTF-8 LC_MESSAGES=C md5sum -c l'
+    same 'LC_CTYPE=C LANG=pl_PL.UTF-8 md5sum -c -w l'
+}
+
+@test "de_DE.ISO-8859-1: the catalogues' UTF-8 comes out in ISO-8859-1" {
+    case ${EXEC_WRAPPER:-} in *qemu*) skip "$NO_GCONV" ;; esac
+    files
+    export LC_ALL=de_DE.ISO-8859-1
+    same 'md5sum -c -w l'
+    # "Prüfsummenzeile" with ü as the single byte 0xfc.
+    grep -q "Pr$(printf '\374')fsummenzeile" "$BATS_TEST_TMPDIR/ours.err"
+    unset LC_ALL
+    same 'LANG=de_DE.ISO-8859-1 LC_MESSAGES=ja_JP.UTF-8 md5sum -c -w l'
+}
