@@ -263,7 +263,7 @@ static void feed(struct lanes *s, struct piece *p, struct ctl *c)
 }
 
 /* Messages cut from MSG, through lanes.c in control-chosen chunks. */
-static void lanes(const unsigned char *msg, size_t len, struct ctl *c)
+static void scheduled(const unsigned char *msg, size_t len, struct ctl *c)
 {
     struct piece m[40];
     struct lane_task *ended[MD5_MB_MAX_LANES];
@@ -343,6 +343,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lane_kernel(*k, msg, len, &c);
     }
     stage = "lanes";
-    lanes(msg, len, &c);
+    scheduled(msg, len, &c);
     return 0;
 }
