@@ -111,12 +111,17 @@ status 141"
 @test "-j and --jobs: a thread count from 1 to 256, abbreviations, and errors in GNU's form" {
     printf abc > f
     "$GNU_MD5SUM" f > want
-    local a
-    for a in '-j 1 f' '-j2 f' '--jobs=3 f' '--jobs 8 f' '--jo=4 f' '--j=256 f' '-bj2 f' '-j2 -c want'; do
+    local a n=2
+    local good=('-j 1 f' '-j2 f' '--jobs=3 f' '--jobs 8 f' '--jo=4 f' '--j=256 f' '-bj2 f' '-j2 -c want')
+    # A leg that fixes the jobs (MD5SUM_TEST_ARGS: i686, where qemu cannot
+    # start a thread) parses the same forms with a count of 1.
+    [ -z "${MD5SUM_TEST_ARGS:-}" ] ||
+        good=('-j 1 f' '-j1 f' '--jobs=1 f' '--jobs 1 f' '--jo=1 f' '--j=01 f' '-bj1 f' '-j1 -c want') n=1
+    for a in "${good[@]}"; do
         run ours "md5sum $a"
         assert_success
     done
-    run ours 'md5sum -j 2 f'
+    run ours "md5sum -j $n f"
     assert_output "$(cat want)"
     run --separate-stderr ours 'md5sum -j 0 f'
     assert_failure 1

@@ -50,8 +50,11 @@ cli_tests() { # BUILD_DIR WRAPPER
         return
     fi
     # Streamed through tee for progress; the status is kept in a file, since
-    # a pipeline's status is its last command's.
-    { MD5SUM=$1/md5sum EXEC_WRAPPER=$2 bats --tap tests/cli tests/conformance
+    # a pipeline's status is its last command's.  A test that hangs fails
+    # after BATS_TEST_TIMEOUT seconds (the slowest, under qemu, take about
+    # a minute) instead of stalling the run.
+    { MD5SUM=$1/md5sum EXEC_WRAPPER=$2 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300} \
+          bats --tap --timing tests/cli tests/conformance
       echo $? > "$1/cli.rc"; } | tee "$1/cli.tap"
     rc=$(cat "$1/cli.rc")
     # A test file that crashes or stops early loses its remaining tests
