@@ -1,6 +1,7 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,11 @@ void set_program_name(const char *argv0)
 void diag_load_messages(void)
 {
     oom_text = tr("memory exhausted");
+}
+
+void diag_hold_stderr(void)
+{
+    (void)fd_hold_closed(STDERR_FILENO, O_RDONLY);
 }
 
 int stderr_failed(void)

@@ -29,6 +29,11 @@ void diag_out_of_memory(void);
  * catalogue's words when one is installed, and exit 1. */
 void try_help_and_exit(void);
 
+/* If stderr is closed, hold fd 2 (fd_hold_closed): diagnostics then fail
+ * with EBADF as on the closed descriptor, and no input can take fd 2 while
+ * one is written.  Call at start, after out_hold_stdout. */
+void diag_hold_stderr(void);
+
 /* True once a write to stderr has failed (checked at exit, as GNU does). */
 int stderr_failed(void);
 

@@ -1,7 +1,13 @@
 #include "fdio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
+
+int fd_hold_closed(int fd, int flags)
+{
+    return fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", flags) == fd;
+}
 
 int write_all(int fd, const void *p, size_t n)
 {

@@ -12,11 +12,7 @@ static int used_stdin, stdin_was_closed;
 
 void input_hold_stdin(void)
 {
-    /* A descriptor open for writing only: reading it fails with EBADF, as
-     * reading a closed one does. */
-    if (fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF &&
-        open("/dev/null", O_WRONLY) == STDIN_FILENO)
-        stdin_was_closed = 1;
+    stdin_was_closed = fd_hold_closed(STDIN_FILENO, O_WRONLY);
 }
 
 int input_close_stdin(void)

@@ -155,6 +155,8 @@ int main(int argc, char **argv)
     i18n_bind();
     diag_load_messages();
     input_hold_stdin();
+    out_hold_stdout();
+    diag_hold_stderr();
 
     /* Acted on in command-line order, as GNU does: --help or --version wins
      * over anything after it, an invalid option before it wins over it. */

@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -28,6 +29,12 @@ static int to_pipe;         /* stdout is a pipe or FIFO */
 static int nul_records;     /* -z: records end with NUL, not newline */
 static int write_failed;   /* a write failed: ferror(stdout) in stdio terms */
 static int last_errno;
+static int stdout_was_closed;
+
+void out_hold_stdout(void)
+{
+    stdout_was_closed = fd_hold_closed(STDOUT_FILENO, O_RDONLY);
+}
 
 static void set_threshold(void)
 {
@@ -155,7 +162,12 @@ int out_close(void)
         close_failed = 1;
         err = last_errno;
     }
-    if (close(STDOUT_FILENO) != 0 && !close_failed) {
+    if (stdout_was_closed) {
+        if (!close_failed) {
+            close_failed = 1;
+            err = EBADF;
+        }
+    } else if (close(STDOUT_FILENO) != 0 && !close_failed) {
         close_failed = 1;
         err = errno;
     }

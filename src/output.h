@@ -13,6 +13,12 @@
 
 #include <stddef.h>
 
+/* If stdout is closed, hold fd 1 (fd_hold_closed) so that no input can take
+ * it while the output is still written to; writes then fail with EBADF, and
+ * out_close reports what closing a closed stdout would.  Call at start, after
+ * input_hold_stdin and before any thread starts. */
+void out_hold_stdout(void);
+
 /* Select -z behaviour: records end with NUL and are not pushed as lines. */
 void out_records_nul(void);
 
