@@ -5,11 +5,14 @@
 #   2. CLI tests (tests/cli, bats) and GNU conformance (tests/conformance);
 #      a driver or bats run that stops early (status, TAP plan) is a failure
 #   2b. the same two layers built with ThreadSanitizer (clang), the tsan leg:
-#      a race report changes stderr and the exit status, so any race fails
+#      a race report changes stderr and the exit status, so any race fails;
+#      its CLI layer is the suites that drive threads hardest (CLI_THREADS)
 #   3. the same two layers for cross builds run under qemu-user, when the
 #      cross compiler and qemu are present or can be installed: aarch64 (the
-#      assembly core), s390x (big-endian) and i686 (32-bit), each built with
-#      -Werror
+#      assembly core and NEON lanes: every suite), s390x (big-endian) and
+#      i686 (32-bit), each built with -Werror; those two run the suites where
+#      byte order and word size show (CLI_PORTABLE), since qemu makes every
+#      suite cost minutes and option parsing or messages do not change there
 # Environment: B (build dir), MAKE, IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels
 # the native leg must offer; default: the widest this CPU reports, see
 # native_mb; set it empty to expect none), REQUIRE_CROSS=1 (a cross
@@ -44,7 +47,15 @@ core_tests() { # BUILD_DIR WRAPPER
     fi
 }
 
-cli_tests() { # BUILD_DIR WRAPPER
+# The CLI suites of a leg: every one, the threaded ones, the portable ones.
+CLI_ALL="tests/cli tests/conformance"
+CLI_THREADS="tests/cli/engine.bats tests/cli/faults.bats tests/cli/resize.bats
+    tests/conformance/jobs.bats tests/conformance/many.bats"
+CLI_PORTABLE="tests/cli/hash.bats tests/cli/check.bats tests/cli/names.bats
+    tests/cli/output.bats tests/cli/memory.bats tests/conformance/gnu.bats
+    tests/conformance/many.bats tests/conformance/jobs.bats"
+
+cli_tests() { # BUILD_DIR WRAPPER (suites: $CLI_SUITES, default all)
     if ! command -v bats >/dev/null 2>&1; then
         echo "not ok - CLI tests not run: bats is missing (apt-get install bats bats-assert bats-support)"
         return
@@ -54,7 +65,7 @@ cli_tests() { # BUILD_DIR WRAPPER
     # after BATS_TEST_TIMEOUT seconds (the slowest, under qemu, take about
     # a minute) instead of stalling the run.
     { MD5SUM=$1/md5sum EXEC_WRAPPER=$2 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300} \
-          bats --tap --timing tests/cli tests/conformance
+          bats --tap --timing ${CLI_SUITES:-$CLI_ALL}
       echo $? > "$1/cli.rc"; } | tee "$1/cli.tap"
     rc=$(cat "$1/cli.rc")
     # A test file that crashes or stops early loses its remaining tests
@@ -154,7 +165,7 @@ if want tsan; then
             build-tsan/md5sum build-tsan/md5test build-tsan/resize_preload.so; then
         note "not ok - tsan leg: the ThreadSanitizer build failed"
     else
-        MD5SUM_SANITIZED=1 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
+        MD5SUM_SANITIZED=1 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" CLI_SUITES=$CLI_THREADS \
             EXPECT_MB=${EXPECT_MB-$(native_mb)} leg "native, ThreadSanitizer" build-tsan ""
     fi
 fi
@@ -163,13 +174,13 @@ want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch6
     "neonx16 neonx8"
 if want s390x; then
     be_locale "$PWD/build-s390x/locale"
-    OURS_LOCPATH=$PWD/build-s390x/locale OURS_LOCALEDEF=--big-endian \
+    OURS_LOCPATH=$PWD/build-s390x/locale OURS_LOCALEDEF=--big-endian CLI_SUITES=$CLI_PORTABLE \
         cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable "" \
         "-E LOCPATH=$PWD/build-s390x/locale"
 fi
 # qemu-i386 7.2 hangs in pthread_create (any program's), so md5sum runs
 # with -j1 there: the 32-bit build is tested, threads are not.
-want i686 && MD5SUM_TEST_ARGS=-j1 cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
+want i686 && MD5SUM_TEST_ARGS=-j1 CLI_SUITES=$CLI_PORTABLE cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
 
 passed=$(grep -c '^ok' "$results")
 failed=$(grep -c '^not ok' "$results")
