@@ -209,11 +209,13 @@ int main(int argc, char **argv)
             ok = check_list("-", &copts);
         for (; optind < argc; optind++)
             ok &= check_list(argv[optind], &copts);
-    } else if (optind == argc) {
-        char *const stdin_only[] = {"-"};
-        ok = hash_files(stdin_only, 1, style);
     } else {
-        ok = hash_files(argv + optind, argc - optind, style);
+        hash_begin(style);
+        if (optind == argc)
+            hash_operand("-");
+        for (; optind < argc; optind++)
+            hash_operand(argv[optind]);
+        ok = hash_end();
     }
 
     if (input_used_stdin() && input_close_stdin() != 0) {
