@@ -26,7 +26,8 @@ void lines_init(struct line_reader *r, int fd, char delim, void (*before_wait)(v
 void lines_free(struct line_reader *r);
 
 /* The next record, with its delimiter if it has one (the last may not), at
- * *LINE (writable, and LINE[*LEN] may be overwritten).  Returns 1 for a
+ * *LINE, writable; a record without its delimiter has a spare byte after it,
+ * so either way there is room for a terminating NUL.  Returns 1 for a
  * record, 0 at end of input, -1 on a read error (errno set).  As with
  * getdelim, a record cut short by a read error is returned first and the
  * error on the next call. */
