@@ -40,8 +40,8 @@ int operands_from_list(struct operands *o, const char *list, void (*before_wait)
     memset(o, 0, sizeof *o);
     o->list = list;
     o->ok = 1;
-    /* Not input_open's "-": standard input read as a list is not an input
-     * whose close is checked at exit, as wc checks it only for a file. */
+    /* Not through input_open's "-": that marks standard input for the close
+     * checked at exit, which wc does only when a name "-" has read it. */
     o->list_is_stdin = strcmp(list, "-") == 0;
     fd = o->list_is_stdin ? STDIN_FILENO : input_open(list);
     if (fd < 0) {
