@@ -59,7 +59,7 @@ CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $
 # Multi-buffer lane kernels: all built on every target (see src/compress/mb.h).
 MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_avx2.o \
 	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
-CLI_OBJ = $(B)/main.o $(B)/hash.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/input.o \
+CLI_OBJ = $(B)/main.o $(B)/operands.o $(B)/hash.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/input.o \
           $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/diag.o $(B)/xalloc.o \
           $(ENGINE_OBJ)
 # The engine: the ordered queue, the workers, their inputs and lanes, threads.

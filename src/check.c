@@ -136,7 +136,7 @@ int check_list(const char *name, const struct check_opts *o)
     run.label = label;
     run.o = o;
     engine_start(check_emit, check_flush, &run);
-    lines_init(&r, fd, engine_wait);
+    lines_init(&r, fd, '\n', engine_wait);
     while ((rc = lines_next(&r, &line, &len)) > 0) {
         struct check_line e;
 

@@ -88,6 +88,21 @@ void diag(int errnum, const char *fmt, ...)
     errno = saved;
 }
 
+void diag_plain(const char *line)
+{
+    size_t len = strlen(line);
+    char small[256], *msg = len + 1 > sizeof small ? malloc(len + 1) : small;
+
+    if (msg == NULL)
+        diag_out_of_memory();
+    memcpy(msg, line, len);
+    msg[len] = '\n';
+    out_flush();
+    write_stderr(msg, len + 1);
+    if (msg != small)
+        free(msg);
+}
+
 /* Not through vdiag, which may need memory: a fixed buffer, and pieces when
  * argv[0] is too long for it. */
 void diag_out_of_memory(void)

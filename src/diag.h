@@ -21,6 +21,10 @@ void diag(int errnum, const char *fmt, ...)
 #endif
     ;
 
+/* Print LINE and a newline on stderr, with no program name (after pending
+ * stdout, as diag): the plain lines GNU prints with fprintf (stderr). */
+void diag_plain(const char *line);
+
 /* Print "PROG: memory exhausted", translated (after pending stdout, as GNU's
  * xalloc_die does through error()), and exit 1. */
 void diag_out_of_memory(void);

@@ -293,6 +293,9 @@ void engine_mark(const void *tag, size_t tag_len)
 void engine_wait(void)
 {
     pump(UNTIL_EMPTY);
+    /* pump flushes only before waits of its own; the caller's wait is one
+     * too, and the results just emitted must be seen before it. */
+    flush_fn(emit_arg);
 }
 
 void engine_finish(void)

@@ -41,8 +41,9 @@ void engine_submit(const char *name, const void *tag, size_t tag_len);
  * is emitted after everything submitted before it. */
 void engine_mark(const void *tag, size_t tag_len);
 
-/* Emit the results of everything submitted so far: before the caller waits
- * for more input of its own. */
+/* Emit the results of everything submitted so far, then FLUSH: before the
+ * caller waits for more input of its own (a list whose writer may wait for
+ * them). */
 void engine_wait(void);
 
 /* Hash and emit everything still pending; the sequence is over. */

@@ -34,16 +34,23 @@ static void hash_flush(void *arg)
     out_sync();
 }
 
-int hash_files(char *const *names, int n, const struct line_style *style)
-{
-    struct hash_run run;
-    int i;
+/* One run at a time: the engine runs one sequence at a time too. */
+static struct hash_run current;
 
-    run.style = style;
-    run.ok = 1;
-    engine_start(hash_emit, hash_flush, &run);
-    for (i = 0; i < n; i++)
-        engine_submit(names[i], NULL, 0);
+void hash_begin(const struct line_style *style)
+{
+    current.style = style;
+    current.ok = 1;
+    engine_start(hash_emit, hash_flush, &current);
+}
+
+void hash_operand(const char *name)
+{
+    engine_submit(name, NULL, 0);
+}
+
+int hash_end(void)
+{
     engine_finish();
-    return run.ok;
+    return current.ok;
 }

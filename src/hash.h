@@ -4,9 +4,18 @@
 
 #include "format.h"
 
-/* Hash the N files NAMES ("-" is standard input) and print GNU's line for
- * each, in order, in STYLE, or GNU's diagnostic for one that cannot be read.
- * Returns 1 if every file was hashed, 0 otherwise. */
-int hash_files(char *const *names, int n, const struct line_style *style);
+/* Start a run whose lines are printed in STYLE (which must outlive it).
+ * Operands then come one at a time, as they are known: from the command
+ * line, or read from a list while it is still being written. */
+void hash_begin(const struct line_style *style);
+
+/* Hash NAME ("-" is standard input).  GNU's line for it, or GNU's
+ * diagnostic if it cannot be read, is printed in operand order, perhaps
+ * after later operands have been given. */
+void hash_operand(const char *name);
+
+/* Print what is still pending; the run is over.  Returns 1 if every
+ * operand was hashed, 0 otherwise. */
+int hash_end(void);
 
 #endif

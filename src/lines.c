@@ -10,11 +10,12 @@
 
 #define INITIAL_SIZE (64 * 1024)
 
-void lines_init(struct line_reader *r, int fd, void (*before_wait)(void))
+void lines_init(struct line_reader *r, int fd, char delim, void (*before_wait)(void))
 {
     r->fd = fd;
+    r->delim = (unsigned char)delim;
     r->before_wait = before_wait;
-    /* Smaller when memory is short: it grows with the longest line anyway. */
+    /* Smaller when memory is short: it grows with the longest record anyway. */
     for (r->cap = INITIAL_SIZE; !(r->buf = malloc(r->cap + 1)) && r->cap > 4096; r->cap /= 16)
         continue;
     if (!r->buf)
@@ -52,11 +53,11 @@ static int take(struct line_reader *r, size_t upto, char **line, size_t *len)
 int lines_next(struct line_reader *r, char **line, size_t *len)
 {
     for (;;) {
-        char *nl = memchr(r->buf + r->scanned, '\n', r->end - r->scanned);
+        char *at = memchr(r->buf + r->scanned, r->delim, r->end - r->scanned);
         ssize_t n;
 
-        if (nl)
-            return take(r, (size_t)(nl - r->buf) + 1, line, len);
+        if (at)
+            return take(r, (size_t)(at - r->buf) + 1, line, len);
         r->scanned = r->end;
         if (r->err || r->eof) {
             if (r->end > r->start)
@@ -68,7 +69,7 @@ int lines_next(struct line_reader *r, char **line, size_t *len)
             }
             return 0;
         }
-        /* Make room: drop what was returned, grow for a long line. */
+        /* Make room: drop what was returned, grow for a long record. */
         if (r->start > 0) {
             memmove(r->buf, r->buf + r->start, r->end - r->start);
             r->end -= r->start;

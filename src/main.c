@@ -15,7 +15,9 @@
 #include "i18n.h"
 #include "input.h"
 #include "md5.h"
+#include "operands.h"
 #include "output.h"
+#include "quote.h"
 
 #define VERSION "1.0.0"
 
@@ -26,7 +28,8 @@ enum {
     OPT_STRICT,
     OPT_TAG,
     OPT_HELP,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_FILES0_FROM
 };
 
 
@@ -46,6 +49,7 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     /* Ours, after GNU's: no abbreviation of theirs changes meaning. */
     {"jobs", required_argument, NULL, 'j'},
+    {"files0-from", required_argument, NULL, OPT_FILES0_FROM},
     {NULL, 0, NULL, 0},
 };
 
@@ -86,6 +90,8 @@ static void help(void)
         "\n"
         "Not in GNU md5sum:\n"
         "  -j, --jobs=N          hash on N threads (default: one per CPU available)\n"
+        "      --files0-from=F   read the FILEs from F, each ended by a NUL byte (as\n"
+        "                          find -print0 writes them); if F is -, from stdin\n"
         "\n"
         "      --help            show this help and exit\n"
         "      --version         show the version and the MD5 core, and exit\n"
@@ -129,6 +135,17 @@ static void usage_error(const char *msg)
     try_help_and_exit();
 }
 
+/* GNU wc's refusal of operands given with --files0-from, in its words. */
+static void extra_operand(const char *operand)
+{
+    char *q = quote_name_always(operand);
+
+    diag(0, tr("extra operand %s"), q);
+    free(q);
+    diag_plain(tr("file operands cannot be combined with --files0-from"));
+    try_help_and_exit();
+}
+
 /* -j N: a number of threads, 1 to ENGINE_MAX_JOBS. */
 static unsigned parse_jobs(const char *arg)
 {
@@ -144,10 +161,33 @@ static unsigned parse_jobs(const char *arg)
     return (unsigned)n;
 }
 
+/* Verify each operand as a checksum list with COPTS, or, with COPTS NULL,
+ * hash it and print its line in STYLE.  Returns 1 if all went well. */
+static int run(struct operands *ops, const struct check_opts *copts,
+               const struct line_style *style)
+{
+    const char *name;
+    int ok = 1;
+
+    if (!copts)
+        hash_begin(style);
+    while ((name = operands_next(ops)) != NULL) {
+        if (copts)
+            ok &= check_list(name, copts);
+        else
+            hash_operand(name);
+    }
+    if (!copts)
+        ok &= hash_end();
+    return operands_end(ops) && ok;
+}
+
 int main(int argc, char **argv)
 {
     struct line_style style_ = {0, 0, '\n'}, *style = &style_;
     struct check_opts copts = {0, 0, 0, 0, 0};
+    struct operands ops;
+    const char *files0_from = NULL;
     int binary = -1, tag = 0, check = 0, ok = 1, opt;
 
     set_program_name(argv[0]);
@@ -176,6 +216,7 @@ int main(int argc, char **argv)
         case OPT_IGNORE_MISSING: copts.ignore_missing = 1; break;
         case OPT_HELP: help(); break;
         case OPT_VERSION: version(); break;
+        case OPT_FILES0_FROM: files0_from = optarg; break;
         default: try_help_and_exit();
         }
     }
@@ -201,22 +242,23 @@ int main(int argc, char **argv)
     if (copts.strict && !check)
         usage_error(tr("the --strict option is meaningful only when verifying checksums"));
 
+    /* Then wc's, as du also checks its options first. */
+    if (files0_from && optind < argc)
+        extra_operand(argv[optind]);
+
     style->tag = tag;
     style->binary = binary == 1;
     if (style->eol == '\0')
         out_records_nul();
 
-    if (check) {
-        if (optind == argc)
-            ok = check_list("-", &copts);
-        for (; optind < argc; optind++)
-            ok &= check_list(argv[optind], &copts);
-    } else if (optind == argc) {
-        char *const stdin_only[] = {"-"};
-        ok = hash_files(stdin_only, 1, style);
-    } else {
-        ok = hash_files(argv + optind, argc - optind, style);
-    }
+    /* With -c each list is verified, and its lines out, before the next
+     * name is read; hashing, the engine holds the names read so far. */
+    if (files0_from)
+        ok = operands_from_list(&ops, files0_from, check ? NULL : engine_wait) == 0;
+    else
+        operands_from_argv(&ops, argv + optind, argc - optind);
+    if (ok)
+        ok = run(&ops, check ? &copts : NULL, style);
 
     if (input_used_stdin() && input_close_stdin() != 0) {
         diag(errno, "%s", tr("standard input"));

@@ -1,6 +1,8 @@
 /* GNU's "shell-escape" quoting of file names in diagnostics, colon variant
- * (gnulib quotef), reimplemented from its observable rules:
- *   - a name made only of safe characters is printed as it is;
+ * (gnulib quotef) and always-quoted variant (quoteaf), reimplemented from
+ * their observable rules:
+ *   - a name made only of safe characters is printed as it is (except by
+ *     quoteaf, which quotes every name, so ':' needs no quoting of its own);
  *   - otherwise, a name holding a ' whose characters are all "double-quote
  *     compatible" is printed between double quotes;
  *   - otherwise it is single-quoted, ' written as '\'', and each run of
@@ -142,13 +144,15 @@ static int ends_unprintable(const char *name, size_t len)
     return last;
 }
 
-char *quote_name(const char *name)
+/* NAME quoted when it needs to be, or when ALWAYS. */
+static char *quote(const char *name, int always)
 {
     size_t len = strlen(name), i = 0;
     int needs_quotes, dquotes, in_dollar = 0;
     char *res, *out;
 
     scan(name, len, &needs_quotes, &dquotes);
+    needs_quotes |= always;
     /* Worst case: 6 bytes per input byte (a ' then an unprintable byte give
      * 4 + 7 for 2), plus 1 when the first byte is unprintable ('$'\ooo is 7
      * for 1), the outer quotes and the NUL. */
@@ -194,4 +198,14 @@ char *quote_name(const char *name)
     *out++ = '\'';
     *out = '\0';
     return res;
+}
+
+char *quote_name(const char *name)
+{
+    return quote(name, 0);
+}
+
+char *quote_name_always(const char *name)
+{
+    return quote(name, 1);
 }

@@ -2,7 +2,8 @@
 #
 # Environment: MD5SUM (the binary under test, required), EXEC_WRAPPER (e.g.
 # "qemu-aarch64 -L /usr/aarch64-linux-gnu" for a cross build), GNU_MD5SUM (the
-# reference, default /usr/bin/md5sum).
+# reference, default /usr/bin/md5sum).  GNU wc 9.1 from PATH is the reference
+# for --files0-from (like_wc).
 #
 # Each test runs in its own empty directory.  Two directories hold a program
 # called "md5sum": $OURS (ours, wrapped in qemu if needed) and $GNU (the
@@ -78,13 +79,20 @@ require_gnu_91() {
 # directory, and fail unless stdout (bytes), stderr (bytes) and the exit
 # status are identical.  The script must be repeatable (it runs twice).
 same() {
+    same_with "$1" "$1"
+}
+
+# same_with SCRIPT GNU_SCRIPT: like same, but GNU's md5sum runs GNU_SCRIPT,
+# for what ours is asked in a way GNU's has no option for (names read from a
+# --files0-from list, against the same names as operands).
+same_with() {
     require_gnu
     local t=$BATS_TEST_TMPDIR
     local rc=0
     ours "$1" > "$t/ours.out" 2> "$t/ours.err" || rc=$?
     echo "exit $rc" >> "$t/ours.err"
     rc=0
-    gnu "$1" > "$t/gnu.out" 2> "$t/gnu.err" || rc=$?
+    gnu "$2" > "$t/gnu.out" 2> "$t/gnu.err" || rc=$?
     echo "exit $rc" >> "$t/gnu.err"
     if ! cmp -s "$t/ours.out" "$t/gnu.out"; then
         echo "stdout differs for: $1"
@@ -94,6 +102,29 @@ same() {
     if ! cmp -s "$t/ours.err" "$t/gnu.err"; then
         echo "stderr or exit status differs for: $1"
         diff "$t/gnu.err" "$t/ours.err" | head -n 40
+        return 1
+    fi
+}
+
+# like_wc SCRIPT: run SCRIPT with our md5sum and with GNU wc 9.1 called
+# "md5sum" (a symbolic link, so its messages name md5sum), and fail unless
+# stderr and the exit status are identical: for what md5sum takes from wc
+# (--files0-from).  stdout is not compared: wc counts where md5sum hashes.
+like_wc() {
+    local t=$BATS_TEST_TMPDIR rc=0
+    mkdir -p "$t/wc"
+    ln -sf "$(command -v wc)" "$t/wc/md5sum"
+    # Through the link: a multi-call coreutils would run its md5sum.
+    "$t/wc/md5sum" --version 2>/dev/null | head -n 1 | grep -q '^wc (GNU coreutils) 9\.1$' ||
+        skip "wc is not GNU wc 9.1 (or not when called md5sum): comparison with it skipped"
+    ours "$1" > /dev/null 2> "$t/ours.err" || rc=$?
+    echo "exit $rc" >> "$t/ours.err"
+    rc=0
+    PATH=$t/wc:$PATH ${RUN_AS:-} bash -c "$1" > /dev/null 2> "$t/wc.err" || rc=$?
+    echo "exit $rc" >> "$t/wc.err"
+    if ! cmp -s "$t/ours.err" "$t/wc.err"; then
+        echo "stderr or exit status differs from wc's for: $1"
+        diff "$t/wc.err" "$t/ours.err" | head -n 40
         return 1
     fi
 }

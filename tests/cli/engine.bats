@@ -47,6 +47,17 @@ sanitized() {
     done
 }
 
+@test "a check list from a pipe whose writer waits for the first result: it is out before the read" {
+    printf abc > a
+    "$GNU_MD5SUM" a > first
+    # The writer waits (up to 20 s) for the first OK, then writes the rest;
+    # out is removed first, or the writer could see the last run's.
+    same 'rm -f out; { cat first
+                       for i in $(seq 400); do [ -s out ] && break; sleep 0.05; done
+                       echo "lines before the rest was written: $(wc -l < out)" >&2
+                       cat first; } | md5sum -c > out; echo "exit $?"; cat out'
+}
+
 @test "md5sum -c LIST | head -n 1 ends as soon as head has gone, not after the list" {
     # 1 GiB (64 MiB under qemu) sparse, listed 100 times: all of it would
     # take minutes; the first line and the SIGPIPE at the next write end it.

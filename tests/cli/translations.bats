@@ -140,6 +140,25 @@ files() {
     under_valgrind || in_each 'md5sum f >&-; echo $?'   # see under_valgrind
 }
 
+# --files0-from's messages are wc's (GNU md5sum has no such option): the
+# catalogues hold them under wc's ids, and wc called md5sum is the reference.
+@test "--files0-from's messages, as wc prints them in each locale" {
+    printf abc > f; mkdir d
+    printf 'f\0\0f' > l
+    local l
+    for l in $NLS_LOCALES; do
+        export LC_ALL=$l
+        { like_wc 'md5sum --files0-from=l f' &&
+          like_wc 'md5sum --files0-from=l; echo $? >&2; md5sum --files0-from=nosuch; echo $? >&2
+                   md5sum --files0-from=d; echo $? >&2; md5sum --files0-from=/proc/self/mem
+                   echo $? >&2; printf "f\0-" | md5sum --files0-from=-'; } ||
+            { echo "(in LC_ALL=$l)"; return 1; }
+    done
+    # Translated, not English in both.
+    LC_ALL=de_DE.UTF-8 run ours 'md5sum --files0-from=l 2>&1 >/dev/null'
+    assert_output "md5sum: l:2: ungültiger Dateiname der Länge 0"
+}
+
 # GNU runs out of memory quoting a 3 MB name for its diagnostic; ours may run
 # out elsewhere and at another limit, so each program's limits are scanned
 # for a run that says so, and the words must be the same.  GNU loads its
