@@ -12,7 +12,7 @@ int main(int argc, char **argv)
 {
     size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 100, i;
     unsigned char *buf = malloc(64 * n + 1);
-    uint32_t state[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
+    uint32_t state[4] = {1, 2, 3, 4};   /* any state: the count is the same */
 
     if (!buf)
         return 2;
