@@ -104,11 +104,14 @@ status 141"
     command -v /usr/bin/time >/dev/null || skip "GNU time(1) is not installed (apt-get install time)"
     [ -z "${EXEC_WRAPPER:-}" ] || skip "under qemu the RSS would be qemu's"
     ! sanitized || skip "sanitizers add their own memory"
+    # Enough of each to hold every budget full: more large files than the
+    # engine reads at once (64), small ones beyond the arenas (16 MiB), and
+    # a file far longer than its read-ahead.
     mkdir large small
-    for i in $(seq 24); do truncate -s 16777216 "large/v$i"; done
-    for i in $(seq 100); do truncate -s $((3145728 + i * 4099)) "large/p$i"; done
-    for i in $(seq 2000); do truncate -s 262144 "small/s$i"; done
-    truncate -s 1073741824 huge
+    for i in $(seq 8); do truncate -s 16777216 "large/v$i"; done
+    for i in $(seq 80); do truncate -s $((3145728 + i * 4099)) "large/p$i"; done
+    for i in $(seq 400); do truncate -s 262144 "small/s$i"; done
+    truncate -s 268435456 huge
     local set kib
     for set in 'large/*' 'small/*' 'huge'; do
         # shellcheck disable=SC2086  # the sets are globs
