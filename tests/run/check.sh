@@ -13,7 +13,7 @@
 #      i686 (32-bit), each built with -Werror; those two run the suites where
 #      byte order and word size show (CLI_PORTABLE), since qemu makes every
 #      suite cost minutes and option parsing or messages do not change there
-# Environment: B (build dir), MAKE, IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels
+# Environment: B (build dir), MAKE, CHECK_LANES (1: one leg at a time), IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels
 # the native leg must offer; default: the widest this CPU reports, see
 # native_mb; set it empty to expect none), REQUIRE_CROSS=1 (a cross
 # leg that cannot run is a failure instead of a skip; CI sets it), LEGS (the
@@ -145,42 +145,66 @@ if want aarch64 || want s390x || want i686; then
 else
     tools/install-deps.sh || true
 fi
-if want build; then
-    echo "# ===== build, man page, install ====="
-    tests/run/check-build.sh 2>&1 | tee -a "$results"
-fi
-if want native; then
-    # Given by the user (even empty), EXPECT_MB is used as it is.
-    mb=${EXPECT_MB-$(native_mb)}
-    if [ "${SANITIZE:-}" = 1 ]; then
-        MD5SUM_SANITIZED=1 EXPECT_MB=$mb leg "native, ASan+UBSan" "$B" ""
-    else
-        EXPECT_MB=$mb leg native "$B" ""
+# The legs on this machine's CPU: the build, native, tsan.
+local_legs() {
+    if want build; then
+        echo "# ===== build, man page, install ====="
+        tests/run/check-build.sh 2>&1 | tee -a "$results"
     fi
-fi
-if want tsan; then
-    if ! command -v clang >/dev/null 2>&1; then
-        note "not ok - tsan leg not run: clang is missing (apt-get install clang)"
-    elif ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B=build-tsan CC=clang SANITIZE=thread \
-            build-tsan/md5sum build-tsan/md5test build-tsan/resize_preload.so; then
-        note "not ok - tsan leg: the ThreadSanitizer build failed"
-    else
-        MD5SUM_SANITIZED=1 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" CLI_SUITES=$CLI_THREADS \
-            EXPECT_MB=${EXPECT_MB-$(native_mb)} leg "native, ThreadSanitizer" build-tsan ""
+    if want native; then
+        # Given by the user (even empty), EXPECT_MB is used as it is.
+        mb=${EXPECT_MB-$(native_mb)}
+        if [ "${SANITIZE:-}" = 1 ]; then
+            MD5SUM_SANITIZED=1 EXPECT_MB=$mb leg "native, ASan+UBSan" "$B" ""
+        else
+            EXPECT_MB=$mb leg native "$B" ""
+        fi
     fi
+    if want tsan; then
+        if ! command -v clang >/dev/null 2>&1; then
+            note "not ok - tsan leg not run: clang is missing (apt-get install clang)"
+        elif ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B=build-tsan CC=clang SANITIZE=thread \
+                build-tsan/md5sum build-tsan/md5test build-tsan/resize_preload.so; then
+            note "not ok - tsan leg: the ThreadSanitizer build failed"
+        else
+            MD5SUM_SANITIZED=1 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" CLI_SUITES=$CLI_THREADS \
+                EXPECT_MB=${EXPECT_MB-$(native_mb)} leg "native, ThreadSanitizer" build-tsan ""
+        fi
+    fi
+}
+
+# The legs under qemu.
+cross_legs() {
+    if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
+    want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core" \
+        "neonx16 neonx8"
+    if want s390x; then
+        be_locale "$PWD/build-s390x/locale"
+        OURS_LOCPATH=$PWD/build-s390x/locale OURS_LOCALEDEF=--big-endian CLI_SUITES=$CLI_PORTABLE \
+            cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable "" \
+            "-E LOCPATH=$PWD/build-s390x/locale"
+    fi
+    # qemu-i386 7.2 hangs in pthread_create (any program's), so md5sum runs
+    # with -j1 there: the 32-bit build is tested, threads are not.
+    want i686 && MD5SUM_TEST_ARGS=-j1 CLI_SUITES=$CLI_PORTABLE cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
+}
+
+# Two lanes at once: a leg keeps about one CPU busy (bats runs one test at
+# a time, and much of a test is waiting), so the qemu legs run beside the
+# local ones, their output held back and shown after.  CHECK_LANES=1 runs
+# them one after the other.
+if [ "${CHECK_LANES:-2}" = 1 ]; then
+    local_legs
+    cross_legs
+else
+    cross_log=$(mktemp)
+    cross_legs > "$cross_log" 2>&1 &
+    cross_pid=$!
+    local_legs
+    wait "$cross_pid"
+    cat "$cross_log"
+    rm -f "$cross_log"
 fi
-if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
-want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core" \
-    "neonx16 neonx8"
-if want s390x; then
-    be_locale "$PWD/build-s390x/locale"
-    OURS_LOCPATH=$PWD/build-s390x/locale OURS_LOCALEDEF=--big-endian CLI_SUITES=$CLI_PORTABLE \
-        cross_leg s390x s390x-linux-gnu-gcc qemu-s390x /usr/s390x-linux-gnu portable "" \
-        "-E LOCPATH=$PWD/build-s390x/locale"
-fi
-# qemu-i386 7.2 hangs in pthread_create (any program's), so md5sum runs
-# with -j1 there: the 32-bit build is tested, threads are not.
-want i686 && MD5SUM_TEST_ARGS=-j1 CLI_SUITES=$CLI_PORTABLE cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
 
 passed=$(grep -c '^ok' "$results")
 failed=$(grep -c '^not ok' "$results")
