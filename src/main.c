@@ -16,6 +16,7 @@
 #include "input.h"
 #include "md5.h"
 #include "output.h"
+#include "progress.h"
 
 #define VERSION "1.0.0"
 
@@ -26,7 +27,8 @@ enum {
     OPT_STRICT,
     OPT_TAG,
     OPT_HELP,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_PROGRESS
 };
 
 
@@ -46,6 +48,7 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     /* Ours, after GNU's: no abbreviation of theirs changes meaning. */
     {"jobs", required_argument, NULL, 'j'},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
     {NULL, 0, NULL, 0},
 };
 
@@ -86,6 +89,7 @@ static void help(void)
         "\n"
         "Not in GNU md5sum:\n"
         "  -j, --jobs=N          hash on N threads (default: one per CPU available)\n"
+        "      --progress        show progress on standard error when it is a terminal\n"
         "\n"
         "      --help            show this help and exit\n"
         "      --version         show the version and the MD5 core, and exit\n"
@@ -148,7 +152,7 @@ int main(int argc, char **argv)
 {
     struct line_style style_ = {0, 0, '\n'}, *style = &style_;
     struct check_opts copts = {0, 0, 0, 0, 0};
-    int binary = -1, tag = 0, check = 0, ok = 1, opt;
+    int binary = -1, tag = 0, check = 0, progress = 0, ok = 1, opt;
 
     set_program_name(argv[0]);
     setlocale(LC_ALL, "");
@@ -165,6 +169,7 @@ int main(int argc, char **argv)
         case 'c': check = 1; break;
         case 'z': style->eol = '\0'; break;
         case 'j': engine_set_jobs(parse_jobs(optarg)); break;
+        case OPT_PROGRESS: progress = 1; break;
         case OPT_TAG: tag = 1; binary = 1; break;
         /* --status, --warn and --quiet: the last one wins. */
         case OPT_STATUS: copts.status_only = 1; copts.warn = 0; copts.quiet = 0; break;
@@ -203,6 +208,8 @@ int main(int argc, char **argv)
     style->binary = binary == 1;
     if (style->eol == '\0')
         out_records_nul();
+    if (progress)
+        progress_start();
 
     if (check) {
         if (optind == argc)
