@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,6 +218,21 @@ static void hashed_here(uint64_t absorbed, void *arg)
     tick();
 }
 
+/* Job I, read by the submitter from FD: when that is a regular file
+ * (standard input redirected from one), its size from where the reading
+ * starts, for progress reports. */
+static void size_here(size_t i, int fd)
+{
+    struct stat st;
+    off_t at = lseek(fd, 0, SEEK_CUR);
+
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    queue_lock(&q);
+    queue_sized_locked(&q, i, at >= 0 && at < st.st_size ? st.st_size - at : 0);
+    queue_unlock(&q);
+}
+
 /* Hash job I, claimed by the submitter (not a regular file, or any job when
  * there is no worker), on FD: open failed when FD < 0 (errno set). */
 static void hash_here(size_t i, int fd)
@@ -235,6 +251,8 @@ static void hash_here(size_t i, int fd)
         if (!buf)
             xalloc_die();
         md5_init(&ctx);
+        if (tick_fn && queue_job(&q, i)->size < 0)
+            size_here(i, fd);
         if (hash_rest(fd, &ctx, buf, size, tick_fn ? hashed_here : NULL, &i) != 0) {
             status = RESULT_READ_FAILED;
             err = errno;

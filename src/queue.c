@@ -55,6 +55,12 @@ void queue_hashed_locked(struct queue *q, size_t i, uintmax_t hashed)
     j->hashed = hashed;
 }
 
+void queue_sized_locked(struct queue *q, size_t i, off_t size)
+{
+    queue_job(q, i)->size = size;
+    q->bytes_known += (uintmax_t)size;
+}
+
 void queue_complete_locked(struct queue *q, size_t i, enum result_status status, int err,
                            const unsigned char digest[MD5_DIGEST_SIZE], uintmax_t hashed)
 {
@@ -162,10 +168,8 @@ size_t queue_claim(struct queue *q, struct claim *c, size_t max)
     /* Their sizes, for progress reports: one lock for the batch. */
     if (q->sizes && n > 0) {
         queue_lock(q);
-        for (i = 0; i < n; i++) {
-            queue_job(q, c[i].index)->size = c[i].size;
-            q->bytes_known += (uintmax_t)c[i].size;
-        }
+        for (i = 0; i < n; i++)
+            queue_sized_locked(q, c[i].index, c[i].size);
         queue_unlock(q);
     }
     return n;

@@ -103,6 +103,10 @@ void queue_complete_locked(struct queue *q, size_t i, enum result_status status,
  * chunk ends, for progress reports). */
 void queue_hashed_locked(struct queue *q, size_t i, uintmax_t hashed);
 
+/* Claimed job I is SIZE bytes long, for progress reports (with the lock
+ * held; once per job at most). */
+void queue_sized_locked(struct queue *q, size_t i, off_t size);
+
 void queue_lock(struct queue *q);
 void queue_unlock(struct queue *q);
 

@@ -203,6 +203,15 @@ each_jobs() {
     drawn '^big  [0-9.]+ [KMG]iB \/ [0-9.]+ [MG]iB  [1-9][0-9]?%'
 }
 
+@test "standard input redirected from a file: its size too, so a percent" {
+    local size=1073741824
+    [ -z "${EXEC_WRAPPER:-}" ] || size=536870912
+    [ -z "${MD5SUM_SANITIZED:-}" ] || size=268435456
+    truncate -s "$size" big
+    tty_same 'md5sum $P - < big'
+    drawn '^-  [0-9.]+ [KMG]iB \/ [0-9.]+ [MG]iB  [1-9][0-9]?%'
+}
+
 @test "the name is quoted as in diagnostics and cut to the terminal's width, which it follows" {
     local long
     long=$(printf 'n%.0s' $(seq 100))
