@@ -61,7 +61,7 @@ MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_
 	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
 CLI_OBJ = $(B)/main.o $(B)/operands.o $(B)/hash.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/input.o \
           $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/diag.o $(B)/xalloc.o \
-          $(ENGINE_OBJ)
+          $(B)/progress.o $(B)/before_write.o $(ENGINE_OBJ)
 # The engine: the ordered queue, the workers, their inputs and lanes, threads.
 ENGINE_OBJ = $(B)/engine.o $(B)/queue.o $(B)/worker.o $(B)/whole.o $(B)/stream.o $(B)/lanes.o \
           $(B)/iothread.o $(B)/threads.o

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "before_write.h"
 #include "fdio.h"
 #include "i18n.h"
 #include "output.h"
@@ -42,6 +43,7 @@ int stderr_failed(void)
  * process's output. */
 static void write_stderr(const char *s, size_t n)
 {
+    before_write(STDERR_FILENO, s, n);
     if (write_all(STDERR_FILENO, s, n) != 0)
         stderr_error = 1;
 }

@@ -9,6 +9,12 @@
  * them is out.  When memory is short there are fewer workers, smaller
  * arenas, no threads, and at the last the submitter alone hashes each input
  * through one buffer, as GNU md5sum does.
+ *
+ * For progress reports, workers note an input's bytes hashed at each of its
+ * chunk's ends and at its completion, under the queue's lock those take
+ * anyway, and, once a tick is set, its size when they claim it (one lock
+ * more for each batch claimed); the submitter ticks between its waits and
+ * steps.
  */
 #include "engine.h"
 
@@ -16,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +34,7 @@
 #include "worker.h"
 #include "xalloc.h"
 
-#define WAIT_NS 100000000L   /* the submitter looks up at least this often */
+#define WAIT_NS ENGINE_TICK_NS   /* the submitter looks up, and ticks, this often */
 /* Jobs the submitter lets pile up when it is also the worker: a worker's
  * worth, so the lanes fill, and results are not held back much longer. */
 #define INLINE_AHEAD WORKER_MAX_TASKS
@@ -52,10 +59,66 @@ static pthread_t threads[ENGINE_MAX_JOBS];
 static unsigned n_threads;
 static struct worker *inline_worker;   /* the worker run by the submitter */
 static int io_running;
+static engine_tick *tick_fn;
+static void *tick_arg;
+static struct timespec next_tick;
+static uintmax_t inputs_done, inputs_known;   /* the submitter's own */
 
 void engine_set_jobs(unsigned n)
 {
     jobs_wanted = n;
+}
+
+void engine_set_tick(engine_tick *tick, void *arg)
+{
+    tick_fn = tick;
+    tick_arg = arg;
+}
+
+/* T, NS nanoseconds later. */
+static void add_ns(struct timespec *t, long ns)
+{
+    t->tv_nsec += ns;
+    while (t->tv_nsec >= 1000000000L) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000L;
+    }
+}
+
+/* The caller's tick, if ENGINE_TICK_NS have passed since the last one. */
+static void tick(void)
+{
+    struct timespec now;
+
+    if (!tick_fn)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec < next_tick.tv_sec ||
+        (now.tv_sec == next_tick.tv_sec && now.tv_nsec < next_tick.tv_nsec))
+        return;
+    next_tick = now;
+    add_ns(&next_tick, ENGINE_TICK_NS);
+    tick_fn(tick_arg);
+}
+
+void engine_get_progress(struct engine_progress *p)
+{
+    p->name = NULL;
+    p->done = 0;
+    p->size = -1;
+    queue_lock(&q);
+    if (q.head < q.tail) {
+        const struct job *j = queue_job(&q, q.head);
+
+        p->name = j->name;
+        p->done = j->hashed;
+        p->size = j->size;
+    }
+    p->bytes_done = q.bytes_done;
+    p->bytes_known = q.bytes_known;
+    queue_unlock(&q);
+    p->inputs_done = inputs_done;
+    p->inputs_known = inputs_known;
 }
 
 /* Claimed inputs each of N workers may hold: each may hold a descriptor,
@@ -114,6 +177,7 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     q.head = q.claimed = q.tail = 0;
     q.closing = q.submitter_waiting = 0;
     q.idle = NULL;
+    q.sizes = tick_fn != NULL;
     n_threads = 0;
     if (n > ENGINE_MAX_JOBS)
         n = ENGINE_MAX_JOBS;
@@ -137,9 +201,36 @@ static void emit_done(size_t from, size_t to)
         memcpy(r.digest, j->digest, MD5_DIGEST_SIZE);
         r.tag = j->tag;
         emit_fn(&r, emit_arg);
+        if (j->name)
+            inputs_done++;
         free(j->name);
         j->name = NULL;
     }
+}
+
+/* Job *ARG, read by the submitter, has ABSORBED bytes hashed: say so, and
+ * tick between reads. */
+static void hashed_here(uint64_t absorbed, void *arg)
+{
+    queue_lock(&q);
+    queue_hashed_locked(&q, *(const size_t *)arg, absorbed);
+    queue_unlock(&q);
+    tick();
+}
+
+/* Job I, read by the submitter from FD: when that is a regular file
+ * (standard input redirected from one), its size from where the reading
+ * starts, for progress reports. */
+static void size_here(size_t i, int fd)
+{
+    struct stat st;
+    off_t at = lseek(fd, 0, SEEK_CUR);
+
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    queue_lock(&q);
+    queue_sized_locked(&q, i, at >= 0 && at < st.st_size ? st.st_size - at : 0);
+    queue_unlock(&q);
 }
 
 /* Hash job I, claimed by the submitter (not a regular file, or any job when
@@ -152,6 +243,7 @@ static void hash_here(size_t i, int fd)
     int err = errno;
     size_t size;
     unsigned char *buf = input_buffer(&size);
+    uintmax_t hashed = 0;
 
     if (fd < 0) {
         status = RESULT_OPEN_FAILED;
@@ -159,12 +251,15 @@ static void hash_here(size_t i, int fd)
         if (!buf)
             xalloc_die();
         md5_init(&ctx);
-        if (hash_rest(fd, &ctx, buf, size) != 0) {
+        if (tick_fn && queue_job(&q, i)->size < 0)
+            size_here(i, fd);
+        if (hash_rest(fd, &ctx, buf, size, tick_fn ? hashed_here : NULL, &i) != 0) {
             status = RESULT_READ_FAILED;
             err = errno;
-        } else {
-            md5_final(&ctx, digest);
         }
+        hashed = ctx.length;
+        if (status == RESULT_OK)
+            md5_final(&ctx, digest);
         /* As GNU: a failing close is a read error too. */
         if (input_close(fd) != 0 && status == RESULT_OK) {
             status = RESULT_READ_FAILED;
@@ -172,7 +267,7 @@ static void hash_here(size_t i, int fd)
         }
     }
     queue_lock(&q);
-    queue_complete_locked(&q, i, status, err, status == RESULT_OK ? digest : NULL);
+    queue_complete_locked(&q, i, status, err, status == RESULT_OK ? digest : NULL, hashed);
     queue_unlock(&q);
 }
 
@@ -224,6 +319,7 @@ static void pump(enum until u)
         state = queue_job(&q, head)->state;
         queue_unlock(&q);
         flush_fn(emit_arg);
+        tick();
         if (state == JOB_SPECIAL)
             hash_special(head);
         else if (inline_worker)
@@ -237,11 +333,7 @@ static void pump(enum until u)
             struct timespec until;
 
             clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += WAIT_NS;
-            if (until.tv_nsec >= 1000000000L) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000L;
-            }
+            add_ns(&until, WAIT_NS);
             q.submitter_waiting = 1;
             pthread_cond_timedwait(&q.head_cv, &q.lock, &until);
             q.submitter_waiting = 0;
@@ -275,6 +367,8 @@ static void submit(const char *name, const void *tag, size_t tag_len)
     if (tag_len > 0)
         memcpy(j->tag, tag, tag_len < QUEUE_TAG_MAX ? tag_len : QUEUE_TAG_MAX);
     j->state = name ? JOB_QUEUED : JOB_DONE;
+    j->size = -1;
+    j->hashed = 0;
     q.tail++;
     queue_wake_idle_locked(&q);
     queue_unlock(&q);
@@ -283,6 +377,7 @@ static void submit(const char *name, const void *tag, size_t tag_len)
 void engine_submit(const char *name, const void *tag, size_t tag_len)
 {
     submit(name, tag, tag_len);
+    inputs_known++;
 }
 
 void engine_mark(const void *tag, size_t tag_len)

@@ -13,6 +13,7 @@
 #define MD5SUM_ENGINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "result.h"
 
@@ -48,5 +49,35 @@ void engine_wait(void);
 
 /* Hash and emit everything still pending; the sequence is over. */
 void engine_finish(void);
+
+/* Called back in the caller's thread, with none of the engine's locks held,
+ * at most once every ENGINE_TICK_NS, and about that often while the engine
+ * waits for workers, hashes in the caller's thread (between chunks) or reads
+ * an input that is not a regular file (between reads): a moment to report
+ * progress.  Not while the caller itself waits for input. */
+#define ENGINE_TICK_NS 100000000L
+typedef void engine_tick(void *arg);
+
+/* Call TICK(ARG) from now on (before engine_start).  Until this is called
+ * the engine takes no note of sizes: progress costs nothing unless asked. */
+void engine_set_tick(engine_tick *tick, void *arg);
+
+/* Where the engine is, since the program started. */
+struct engine_progress {
+    const char *name;        /* the oldest input not yet emitted (what a
+                              * one-file-at-a-time md5sum would be hashing);
+                              * NULL if none.  Valid during the tick only. */
+    uintmax_t done;          /* its bytes hashed so far, a chunk at a time */
+    intmax_t size;           /* its size, -1 until it is opened or if it is
+                              * not a regular file */
+    uintmax_t inputs_done;   /* inputs emitted */
+    uintmax_t inputs_known;  /* inputs submitted */
+    uintmax_t bytes_done;    /* bytes hashed over every input */
+    uintmax_t bytes_known;   /* the sizes of the inputs opened, each finished
+                              * one counted for the bytes it gave instead */
+};
+
+/* The engine's progress now: from a tick. */
+void engine_get_progress(struct engine_progress *p);
 
 #endif

@@ -71,7 +71,8 @@ unsigned char *input_buffer(size_t *size)
     return buffer;
 }
 
-int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size)
+int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, hash_rest_each *each,
+              void *arg)
 {
     int advised = 0;
 
@@ -86,5 +87,7 @@ int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size)
             advised = 1;
         }
         md5_update(ctx, buf, (size_t)n);
+        if (each)
+            each(ctx->length, arg);
     }
 }

@@ -3,6 +3,7 @@
 #define MD5SUM_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "md5.h"
 
@@ -27,9 +28,14 @@ void input_hold_stdin(void);
  * closed when we started, as close(2) would say). */
 int input_close_stdin(void);
 
+/* Told, after each read, the bytes CTX has absorbed so far. */
+typedef void hash_rest_each(uint64_t absorbed, void *arg);
+
 /* Absorb the rest of FD, to end of file, into CTX, reading through the SIZE
- * bytes at BUF.  0, or -1 with errno set. */
-int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size);
+ * bytes at BUF, and call EACH(absorbed, ARG) after each read unless EACH is
+ * NULL.  0, or -1 with errno set. */
+int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, hash_rest_each *each,
+              void *arg);
 
 /* The submitting thread's stream buffer: as large as memory allows (from
  * 256 KiB down to 4 KiB; GNU reads through 32 KiB), made on first use.

@@ -18,6 +18,7 @@
 #include "operands.h"
 #include "output.h"
 #include "quote.h"
+#include "progress.h"
 
 #define VERSION "1.0.0"
 
@@ -29,7 +30,8 @@ enum {
     OPT_TAG,
     OPT_HELP,
     OPT_VERSION,
-    OPT_FILES0_FROM
+    OPT_FILES0_FROM,
+    OPT_PROGRESS
 };
 
 
@@ -49,7 +51,8 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     /* Ours, after GNU's: no abbreviation of theirs changes meaning. */
     {"jobs", required_argument, NULL, 'j'},
-    {"files0-from", required_argument, NULL, OPT_FILES0_FROM},
+    OPT_FILES0_FROM,
+    OPT_PROGRESS
     {NULL, 0, NULL, 0},
 };
 
@@ -92,6 +95,7 @@ static void help(void)
         "  -j, --jobs=N          hash on N threads (default: one per CPU available)\n"
         "      --files0-from=F   read the FILEs from F, each ended by a NUL byte (as\n"
         "                          find -print0 writes them); if F is -, from stdin\n"
+        "      --progress        show progress on standard error when it is a terminal\n"
         "\n"
         "      --help            show this help and exit\n"
         "      --version         show the version and the MD5 core, and exit\n"
@@ -188,7 +192,7 @@ int main(int argc, char **argv)
     struct check_opts copts = {0, 0, 0, 0, 0};
     struct operands ops;
     const char *files0_from = NULL;
-    int binary = -1, tag = 0, check = 0, ok = 1, opt;
+    int binary = -1, tag = 0, check = 0, progress = 0, ok = 1, opt;
 
     set_program_name(argv[0]);
     setlocale(LC_ALL, "");
@@ -207,6 +211,7 @@ int main(int argc, char **argv)
         case 'c': check = 1; break;
         case 'z': style->eol = '\0'; break;
         case 'j': engine_set_jobs(parse_jobs(optarg)); break;
+        case OPT_PROGRESS: progress = 1; break;
         case OPT_TAG: tag = 1; binary = 1; break;
         /* --status, --warn and --quiet: the last one wins. */
         case OPT_STATUS: copts.status_only = 1; copts.warn = 0; copts.quiet = 0; break;
@@ -250,6 +255,8 @@ int main(int argc, char **argv)
     style->binary = binary == 1;
     if (style->eol == '\0')
         out_records_nul();
+    if (progress)
+        progress_start();
 
     /* With -c each list is verified, and its lines out, before the next
      * name is read; hashing, the engine holds the names read so far. */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "before_write.h"
 #include "fdio.h"
 #include "verify.h"
 
@@ -52,7 +53,10 @@ static void set_threshold(void)
  * drops a buffer it could not write, and the failure is remembered. */
 static int write_out(size_t n)
 {
-    int rc = write_all(STDOUT_FILENO, buf, n);
+    int rc;
+
+    before_write(STDOUT_FILENO, buf, n);
+    rc = write_all(STDOUT_FILENO, buf, n);
 
     if (rc != 0) {
         write_failed = 1;

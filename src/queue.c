@@ -46,11 +46,30 @@ static void tell_submitter_locked(struct queue *q, size_t i)
         pthread_cond_signal(&q->head_cv);
 }
 
-void queue_complete_locked(struct queue *q, size_t i, enum result_status status, int err,
-                           const unsigned char digest[MD5_DIGEST_SIZE])
+void queue_hashed_locked(struct queue *q, size_t i, uintmax_t hashed)
 {
     struct job *j = queue_job(q, i);
 
+    /* Modulo 2^n, exact whichever way it moves. */
+    q->bytes_done = q->bytes_done - j->hashed + hashed;
+    j->hashed = hashed;
+}
+
+void queue_sized_locked(struct queue *q, size_t i, off_t size)
+{
+    queue_job(q, i)->size = size;
+    q->bytes_known += (uintmax_t)size;
+}
+
+void queue_complete_locked(struct queue *q, size_t i, enum result_status status, int err,
+                           const unsigned char digest[MD5_DIGEST_SIZE], uintmax_t hashed)
+{
+    struct job *j = queue_job(q, i);
+
+    queue_hashed_locked(q, i, hashed);
+    /* Finished: it counts for the bytes it gave, not for its size at the
+     * claim (it may have grown, shrunk, or failed). */
+    q->bytes_known = q->bytes_known - (j->size > 0 ? (uintmax_t)j->size : 0) + hashed;
     j->status = status;
     j->err = err;
     if (digest)
@@ -139,12 +158,19 @@ size_t queue_claim(struct queue *q, struct claim *c, size_t max)
         err = errno;
         if (fd < 0) {
             queue_lock(q);
-            queue_complete_locked(q, taken[i], RESULT_OPEN_FAILED, err, NULL);
+            queue_complete_locked(q, taken[i], RESULT_OPEN_FAILED, err, NULL, 0);
             queue_unlock(q);
             continue;
         }
         c[n].index = taken[i];
         c[n++].fd = fd;
+    }
+    /* Their sizes, for progress reports: one lock for the batch. */
+    if (q->sizes && n > 0) {
+        queue_lock(q);
+        for (i = 0; i < n; i++)
+            queue_sized_locked(q, c[i].index, c[i].size);
+        queue_unlock(q);
     }
     return n;
 }

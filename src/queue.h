@@ -17,6 +17,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "md5.h"
@@ -41,6 +42,10 @@ struct job {
     enum result_status status;
     int err;
     unsigned char digest[MD5_DIGEST_SIZE];
+    /* For progress reports: its size at the claim (-1 until then, or if
+     * not a regular file) and its bytes hashed so far, a chunk at a time. */
+    off_t size;
+    uintmax_t hashed;
 };
 
 /* Something a worker sleeps on; the queue wakes every idle one on news. */
@@ -59,6 +64,12 @@ struct queue {
     int submitter_waiting;
     int closing;                   /* no more jobs will come */
     struct waiter *idle;           /* workers waiting for work */
+    /* Progress, over every job since the program started: bytes hashed,
+     * and bytes known (the sizes of the jobs claimed, each finished one
+     * counted for what it gave instead).  Sizes are set at claims only
+     * when SIZES is (set before any worker starts). */
+    uintmax_t bytes_done, bytes_known;
+    int sizes;
 };
 
 /* Make Q's ring, as large as memory allows.  Returns 0, or -1 if not even
@@ -78,13 +89,23 @@ struct claim {
 /* Claim the next jobs, up to MAX, for a worker, and open them in order:
  * the regular files are put in C[0 ..] and counted in the return value.
  * Jobs that fail to open are completed with their error, and the others
- * handed to the submitter (JOB_SPECIAL).  Called without the lock held. */
+ * handed to the submitter (JOB_SPECIAL).  With Q->sizes, the sizes of the
+ * regular files are set on their jobs.  Called without the lock held. */
 size_t queue_claim(struct queue *q, struct claim *c, size_t max);
 
-/* Set the result of claimed job I and wake the submitter if it waits.  With
- * the lock held (queue_lock/queue_unlock), so a worker completes in bulk. */
+/* Set the result of claimed job I, of which HASHED bytes were hashed in
+ * all, and wake the submitter if it waits.  With the lock held
+ * (queue_lock/queue_unlock), so a worker completes in bulk. */
 void queue_complete_locked(struct queue *q, size_t i, enum result_status status, int err,
-                           const unsigned char digest[MD5_DIGEST_SIZE]);
+                           const unsigned char digest[MD5_DIGEST_SIZE], uintmax_t hashed);
+
+/* HASHED bytes of claimed job I are hashed so far (with the lock held; at
+ * chunk ends, for progress reports). */
+void queue_hashed_locked(struct queue *q, size_t i, uintmax_t hashed);
+
+/* Claimed job I is SIZE bytes long, for progress reports (with the lock
+ * held; once per job at most). */
+void queue_sized_locked(struct queue *q, size_t i, off_t size);
 
 void queue_lock(struct queue *q);
 void queue_unlock(struct queue *q);

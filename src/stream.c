@@ -165,6 +165,7 @@ enum stream_step stream_chunk_done(struct worker_io *io, struct lanes *s, struct
 {
     struct slot *sl = &t->slot[t->cur];
 
+    t->hashed = (uintmax_t)sl->off + sl->got;
     if (sl->final) {
         uint32_t state[4];
 
@@ -180,6 +181,7 @@ enum stream_step stream_chunk_done(struct worker_io *io, struct lanes *s, struct
     sl->state = SLOT_IDLE;
     if (t->slot[t->cur ^ 1].state != SLOT_IDLE)
         t->cur ^= 1;
+    queue_hashed_locked(io->q, t->job, t->hashed);
     queue_unlock(io->q);
     return stream_feed(io, s, t, out);
 }

@@ -57,6 +57,7 @@ struct task {
     size_t job;              /* its position in the queue */
     int fd;
     off_t size;              /* at the claim */
+    uintmax_t hashed;        /* bytes of it read and hashed, or being hashed */
     int in_lane;
     struct task *next_ready; /* the list of tasks waiting for a lane */
     /* TASK_STREAM */

@@ -63,10 +63,13 @@ static enum whole_step hash_grown(struct task *t, const unsigned char *data, siz
                                   unsigned char *buf, size_t buf_len, struct outcome *out)
 {
     struct md5_ctx ctx;
+    int rc;
 
     md5_init(&ctx);
     md5_update(&ctx, data, want);
-    if (hash_rest(t->fd, &ctx, buf, buf_len) != 0)
+    rc = hash_rest(t->fd, &ctx, buf, buf_len, NULL, NULL);
+    t->hashed = ctx.length;
+    if (rc != 0)
         return failed(t, errno, out);
     md5_final(&ctx, out->digest);
     out->status = RESULT_OK;
@@ -103,6 +106,7 @@ enum whole_step whole_read(struct arena *a, struct task *t, unsigned char *buf, 
         arena_release(a);
         return step;
     }
+    t->hashed = (size_t)got;
     if (close(t->fd) != 0) {
         out->status = RESULT_READ_FAILED;
         out->err = errno;

@@ -13,6 +13,7 @@
 struct done {
     size_t job;
     struct outcome out;
+    uintmax_t hashed;
 };
 
 struct worker {
@@ -127,6 +128,7 @@ static void finish(struct worker *w, struct task *t, const struct outcome *out)
 
     d->job = t->job;
     d->out = *out;
+    d->hashed = t->hashed;
     if (t->kind == TASK_STREAM) {
         w->n_streams--;
         w->free_bufs[w->n_free_bufs++] = t->bufs;
@@ -159,6 +161,7 @@ static void take(struct worker *w, const struct claim *c)
     t->job = c->index;
     t->fd = c->fd;
     t->size = c->size;
+    t->hashed = 0;
     t->in_lane = 0;
     if ((size_t)c->size <= w->small_max && c->size >= 0) {
         t->kind = TASK_MESSAGE;
@@ -272,7 +275,7 @@ static void flush_done(struct worker *w)
     queue_lock(w->io.q);
     for (i = 0; i < w->n_done; i++)
         queue_complete_locked(w->io.q, w->done[i].job, w->done[i].out.status,
-                              w->done[i].out.err, w->done[i].out.digest);
+                              w->done[i].out.err, w->done[i].out.digest, w->done[i].hashed);
     queue_unlock(w->io.q);
     w->n_done = 0;
 }

@@ -1,0 +1,257 @@
+#!/usr/bin/env bats
+# --progress: a line on standard error when it is a terminal, erased before
+# anything else reaches that terminal and at exit; nothing at all otherwise.
+# Runs under a pseudo-terminal use script(1) from util-linux; the bytes the
+# terminal got are parsed by `render` below.
+load '../helpers'
+
+setup_file() {
+    command -v script >/dev/null || skip "script (util-linux) is not installed"
+    command -v perl >/dev/null || skip "perl is not installed"
+    # feed FIFO: ten pieces of 100 kB a tenth of a second apart, so that
+    # the run reading it lasts about a second whatever the machine.  A
+    # FIFO never opened (a failing test) is given up after 30 s.
+    printf '#!/bin/sh\nexec timeout 30 sh -c %s sh "$1"\n' \
+        "'for i in 1 2 3 4 5 6 7 8 9 10; do head -c 100000 /dev/zero; sleep 0.1; done > \"\$1\"'" \
+        > "$BATS_FILE_TMPDIR/feed"
+    chmod 755 "$BATS_FILE_TMPDIR/feed"
+}
+
+T=$BATS_TEST_TMPDIR
+export FEED=$BATS_FILE_TMPDIR/feed
+
+# on_tty WHO SCRIPT: run SCRIPT with bash under a pseudo-terminal of $COLS
+# columns (80 by default), "md5sum" being WHO's (ours or gnu) and $P
+# --progress for ours, empty for GNU's.  What the terminal got goes to
+# $T/WHO.raw, the status to $T/WHO.rc.
+on_tty() {
+    local dir=$GNU p='' rc=0
+    if [ "$1" = ours ]; then dir=$OURS p=--progress; fi
+    P=$p PATH=$dir:$PATH SHELL=/bin/bash TERM=xterm \
+        script -qefc "stty cols ${COLS:-80}; $2" /dev/null < /dev/null > "$T/$1.raw" 2>&1 || rc=$?
+    echo "$rc" > "$T/$1.rc"
+}
+
+# render WHO: parse $T/WHO.raw as a terminal of $COLS columns shows it,
+# and fail unless the progress line keeps its rules: drawn as "\r", the line
+# and "\033[K", at the start of a line, no wider than the terminal (less one
+# column); erased by "\r\033[K" before any other byte; erased at the end.
+# Prints the text that remains (CRLF as LF); the lines drawn go to
+# $T/WHO.draws, one a line.
+render() {
+    COLS=${COLS:-80} DRAWS=$T/$1.draws perl -e '
+        local $/; my $s = <STDIN>; $s =~ s/\r\n/\n/g;
+        my ($text, $shown, @draws) = ("", 0);
+        while (length $s) {
+            if ($s =~ s/^\r\e\[K//) {
+                $shown or die "erased with no line drawn\n";
+                $shown = 0;
+            } elsif ($s =~ s/^\r([^\r\n\e]+)\e\[K//) {
+                my $line = $1;
+                $text eq "" || $text =~ /\n\z/ or die "drawn after a partial line: $line\n";
+                length($line) < $ENV{COLS} or die "wider than the terminal: $line\n";
+                push @draws, $line;
+                $shown = 1;
+            } elsif ($s =~ s/^([^\r\e]+)//) {
+                !$shown or die "written over the line: $1\n";
+                $text .= $1;
+            } else {
+                die "stray control bytes: " . substr($s, 0, 20) . "\n";
+            }
+        }
+        !$shown or die "left drawn at the end\n";
+        open my $d, ">", $ENV{DRAWS} or die; print $d "$_\n" for @draws;
+        print $text;' < "$T/$1.raw"
+}
+
+# tty_same SCRIPT: SCRIPT under a terminal with our md5sum ($P --progress)
+# and GNU's: the terminal shows the same text (ours with lines drawn and
+# erased by the rules of render, GNU's with none), and the status is the
+# same.  The lines ours drew are in $T/ours.draws.
+tty_same() {
+    require_gnu
+    on_tty ours "$1"
+    on_tty gnu "$1"
+    render ours > "$T/ours.txt" || { echo "ours, progress line: $(render ours 2>&1 >/dev/null)"; return 1; }
+    render gnu > "$T/gnu.txt"
+    [ ! -s "$T/gnu.draws" ]
+    if ! cmp -s "$T/ours.txt" "$T/gnu.txt" || ! cmp -s "$T/ours.rc" "$T/gnu.rc"; then
+        echo "the terminal shows something else than GNU's for: $1"
+        diff "$T/gnu.txt" "$T/ours.txt" | head -n 40
+        echo "status: GNU $(cat "$T/gnu.rc"), ours $(cat "$T/ours.rc")"
+        return 1
+    fi
+}
+
+# tty_again SCRIPT: SCRIPT under a terminal with our md5sum alone: the
+# terminal must show what GNU's showed in the last tty_same.
+tty_again() {
+    on_tty ours "$1"
+    render ours > "$T/ours.txt" || { echo "ours, progress line: $(render ours 2>&1 >/dev/null)"; return 1; }
+    cmp "$T/ours.txt" "$T/gnu.txt" && cmp "$T/ours.rc" "$T/gnu.rc"
+}
+
+# drawn REGEX: some line drawn matches REGEX (perl).
+drawn() {
+    perl -ne "\$n++ if /$1/; END { exit !\$n }" "$T/ours.draws" || {
+        echo "no line drawn matches /$1/; drawn:"
+        cat "$T/ours.draws"
+        return 1
+    }
+}
+
+# same_p SCRIPT: like `same` (stdout, stderr and status byte for byte), with
+# $P --progress for ours, empty for GNU's; and no \r or ESC from ours.
+same_p() {
+    require_gnu
+    local rc=0
+    ours "P=--progress; $1" > "$T/ours.out" 2> "$T/ours.err" || rc=$?
+    echo "exit $rc" >> "$T/ours.err"
+    rc=0
+    gnu "P=; $1" > "$T/gnu.out" 2> "$T/gnu.err" || rc=$?
+    echo "exit $rc" >> "$T/gnu.err"
+    if ! cmp -s "$T/ours.out" "$T/gnu.out" || ! cmp -s "$T/ours.err" "$T/gnu.err"; then
+        echo "stdout, stderr or status differ for: $1"
+        diff "$T/gnu.out" "$T/ours.out" | head -n 20
+        diff "$T/gnu.err" "$T/ours.err" | head -n 20
+        return 1
+    fi
+    ! grep -q $'[\r\033]' "$T/ours.out" "$T/ours.err"
+}
+
+# each_jobs: the -j counts to run with: 1 and 2, or 1 alone where the leg
+# fixes -j1 (MD5SUM_TEST_ARGS, helpers.bash).
+each_jobs() {
+    if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo 1 2; fi
+}
+
+@test "on a terminal, -j1 and -j2: the line is drawn, erased before each result and diagnostic and at exit" {
+    local j
+    printf abc > a
+    printf xyz > b
+    mkfifo fifo
+    for j in $(each_jobs); do
+        ours_jobs "$j"
+        tty_same '$FEED fifo & md5sum $P a fifo nosuch b; wait'
+        # The FIFO is the input being hashed: its bytes so far, 1 of 4 done.
+        drawn '^fifo  [0-9.]+ [KM]iB  \(1\/4 files, '
+    done
+}
+
+@test "stdout to a file: GNU's bytes there, and the terminal shows only the line and diagnostics" {
+    printf abc > a
+    printf xyz > b
+    mkfifo fifo
+    # Nothing written to the terminal after the line: erased at exit.
+    tty_same '$FEED fifo & md5sum $P a fifo b > out; s=$?; wait; cat out; exit $s'
+    drawn '^fifo  '
+    tty_same '$FEED fifo & md5sum $P a fifo nosuch b > out; s=$?; wait; cat out; exit $s'
+    drawn '^fifo  '
+    # The diagnostic came while the line was drawn: erased just before it.
+    grep -q $'\r\033\\[Kmd5sum: nosuch: No such file or directory\r$' "$T/ours.raw"
+}
+
+@test "stderr not a terminal: nothing but GNU's bytes, whether stdout is a terminal or not" {
+    printf abc > a
+    mkfifo fifo
+    same_p '$FEED fifo & md5sum $P a fifo nosuch a; s=$?; wait; exit $s'
+    same_p '$FEED fifo & md5sum $P -c <(printf "%032d  a\n%032d  fifo\n" 0 0); s=$?; wait; exit $s'
+    tty_same '$FEED fifo & md5sum $P a fifo nosuch 2> err; s=$?; wait; cat err; exit $s'
+    [ ! -s "$T/ours.draws" ]
+}
+
+@test "a run shorter than half a second draws nothing" {
+    printf abc > a
+    printf xyz > b
+    tty_same 'md5sum $P a b nosuch a'
+    [ ! -s "$T/ours.draws" ]
+    ! grep -q $'\033' "$T/ours.raw"
+}
+
+@test "-c, -j1 and -j2: the list's entries, done over those read so far" {
+    local j
+    printf abc > a
+    printf xyz > b
+    mkfifo fifo
+    {
+        "$GNU_MD5SUM" a
+        printf '%s  fifo\n' "$(head -c 1000000 /dev/zero | "$GNU_MD5SUM" | cut -c1-32)"
+        "$GNU_MD5SUM" b
+        echo "00000000000000000000000000000000  nosuch"
+    } > list
+    for j in $(each_jobs); do
+        ours_jobs "$j"
+        tty_same '$FEED fifo & md5sum $P -c list; s=$?; wait; exit $s'
+        drawn '^fifo  [0-9.]+ [KM]iB  \(1\/4 files, '
+    done
+}
+
+@test "-j1 and -j2: a large file's bytes as they are hashed, with its size and percent" {
+    # Long enough to be drawn a few times: 1 to 3 s natively, under qemu
+    # (aarch64, i686; s390x 5 s) and under sanitizers.
+    local size=1073741824
+    [ -z "${EXEC_WRAPPER:-}" ] || size=536870912
+    [ -z "${MD5SUM_SANITIZED:-}" ] || size=268435456
+    truncate -s "$size" big
+    ours_jobs 1
+    tty_same 'md5sum $P big'
+    # Some draw in the middle: bytes come from the worker between chunks.
+    drawn '^big  [0-9.]+ [KMG]iB \/ [0-9.]+ [MG]iB  [1-9][0-9]?%'
+    [ "$(each_jobs)" != 1 ] || return 0
+    ours_jobs 2
+    tty_again 'md5sum $P big'
+    drawn '^big  [0-9.]+ [KMG]iB \/ [0-9.]+ [MG]iB  [1-9][0-9]?%'
+}
+
+@test "standard input redirected from a file: its size too, so a percent" {
+    local size=1073741824
+    [ -z "${EXEC_WRAPPER:-}" ] || size=536870912
+    [ -z "${MD5SUM_SANITIZED:-}" ] || size=268435456
+    truncate -s "$size" big
+    tty_same 'md5sum $P - < big'
+    drawn '^-  [0-9.]+ [KMG]iB \/ [0-9.]+ [MG]iB  [1-9][0-9]?%'
+}
+
+@test "the name is quoted as in diagnostics and cut to the terminal's width, which it follows" {
+    local long
+    long=$(printf 'n%.0s' $(seq 100))
+    mkfifo "$long" $'f\nifo'
+    COLS=40 tty_same '$FEED "'"$long"'" & md5sum $P "'"$long"'"; wait'
+    drawn '^n{16,}  '
+    ! drawn "^n{40}"
+    tty_same '$FEED "f
+ifo" & md5sum $P "f
+ifo"; wait'
+    drawn "^'f'\\$'\\\\n''ifo'  [0-9.]+ [KM]iB"
+    # Narrowed from 80 to 30 columns while drawing: the lines after fit.
+    tty_same '$FEED "'"$long"'" & (sleep 0.8; stty cols 30) & md5sum $P "'"$long"'"; wait'
+    drawn '^.{40,}$'
+    tail -n 1 "$T/ours.draws" | grep -qE '^.{1,29}$'
+}
+
+@test "-z records on the terminal: nothing is drawn over a line not ended" {
+    local i
+    # Enough records for output.c to write some before the FIFO is read.
+    for i in $(seq 300); do echo "$i" > "file-with-a-longer-name-$i"; done
+    mkfifo fifo
+    tty_same '$FEED fifo & md5sum -z $P file-* fifo; s=$?; wait; exit $s'
+    [ ! -s "$T/ours.draws" ]
+}
+
+@test "exit through SIGPIPE or a write error: the line is erased first" {
+    printf abc > a
+    mkfifo fifo
+    # The reader leaves while the FIFO is read and the line is drawn.
+    tty_same '$FEED fifo & md5sum $P a fifo a | { sleep 0.8; exit; }; echo "status ${PIPESTATUS[0]}"; wait'
+    drawn '^fifo  '
+    tty_same 'trap "" PIPE; $FEED fifo & md5sum $P a fifo a | { sleep 0.8; exit; }; echo "status ${PIPESTATUS[0]}"; wait'
+    drawn '^fifo  '
+    tty_same '$FEED fifo & md5sum $P a fifo > /dev/full; s=$?; wait; exit $s'
+    drawn '^fifo  '
+}
+
+@test "--help shows --progress" {
+    run ours 'md5sum --help'
+    assert_success
+    assert_output --partial '      --progress        show progress on standard error when it is a terminal'
+}
