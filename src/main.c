@@ -51,8 +51,8 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     /* Ours, after GNU's: no abbreviation of theirs changes meaning. */
     {"jobs", required_argument, NULL, 'j'},
-    OPT_FILES0_FROM,
-    OPT_PROGRESS
+    {"files0-from", required_argument, NULL, OPT_FILES0_FROM},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
     {NULL, 0, NULL, 0},
 };
 
