@@ -81,7 +81,8 @@ static size_t next_chunk(void)
     return nl ? (size_t)(nl - buf) + 1 : 0;
 }
 
-void out_push_lines(void)
+/* Write out every complete line (nothing with -z). */
+static void push_lines(void)
 {
     size_t n;
 
@@ -98,7 +99,7 @@ void out_sync(void)
     if (threshold == 0)
         set_threshold();
     if (!nul_records && next_chunk() > 0) {
-        out_push_lines();
+        push_lines();
         return;
     }
     p.fd = STDOUT_FILENO;
@@ -136,7 +137,7 @@ void out_write(const void *p, size_t n)
             if (used >= threshold)
                 write_out(used);
         } else if (used >= LINE_CHUNK) {
-            out_push_lines();
+            push_lines();
             if (used == OUT_CAP)   /* one line longer than the buffer */
                 write_out(used);
         }
@@ -160,7 +161,7 @@ int out_close(void)
     /* GNU writes each line as it is made, so for it a failure to write a line
      * is an earlier write error, not one of the final flush.  Only -z records
      * are still pending in GNU's buffer at exit. */
-    out_push_lines();
+    push_lines();
     pending = used > 0;
     if (pending && write_out(used) != 0) {
         close_failed = 1;

@@ -3,9 +3,9 @@
  * Output is made of whole lines: they are written in chunks of whole lines,
  * at most 4096 bytes each (a longer line alone), so lines from processes
  * sharing a pipe or an O_APPEND file never interleave inside a line.  Lines
- * go out when 4096 bytes are pending, when out_push_lines is called (the
- * engine does so after each batch and before any read that may block), before
- * a diagnostic, and at exit.  With -z, records collect until st_blksize bytes
+ * go out when 4096 bytes are pending, when out_sync is called (the modes do
+ * so whenever the engine is about to wait or read something that may
+ * block), before a diagnostic, and at exit.  With -z, records collect until st_blksize bytes
  * are pending, as with GNU's stdio.  A failed write does not stop the
  * program: out_close tells the caller, who reports it once, in GNU's words. */
 #ifndef MD5SUM_OUTPUT_H
@@ -26,9 +26,6 @@ void out_records_nul(void);
 void out_write(const void *p, size_t n);
 void out_char(char c);
 void out_str(const char *s);
-
-/* Write out every complete line (nothing with -z). */
-void out_push_lines(void);
 
 /* Write out every complete line, as the engine waits for more results.
  * With none to write, and stdout a pipe whose reader has gone, raise
