@@ -9,10 +9,12 @@
 #      its CLI layer is the suites that drive threads hardest (CLI_THREADS)
 #   3. the same two layers for cross builds run under qemu-user, when the
 #      cross compiler and qemu are present or can be installed: aarch64 (the
-#      assembly core and NEON lanes: every suite), s390x (big-endian) and
-#      i686 (32-bit), each built with -Werror; those two run the suites where
-#      byte order and word size show (CLI_PORTABLE), since qemu makes every
-#      suite cost minutes and option parsing or messages do not change there
+#      assembly core, NEON lanes, threads), s390x (big-endian) and i686
+#      (32-bit), each built with -Werror.  qemu makes every suite cost
+#      minutes, and option parsing, messages and faults do not change with
+#      the target: they run the suites where byte order, word size and the
+#      lanes show (CLI_PORTABLE), and aarch64 those of the engine too
+#      (CLI_AARCH64)
 # Environment: B (build dir), MAKE, CHECK_LANES (1: one leg at a time), IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels
 # the native leg must offer; default: the widest this CPU reports, see
 # native_mb; set it empty to expect none), REQUIRE_CROSS=1 (a cross
@@ -50,10 +52,12 @@ core_tests() { # BUILD_DIR WRAPPER
 # The CLI suites of a leg: every one, the threaded ones, the portable ones.
 CLI_ALL="tests/cli tests/conformance"
 CLI_THREADS="tests/cli/engine.bats tests/cli/faults.bats tests/cli/resize.bats
-    tests/conformance/jobs.bats tests/conformance/many.bats"
+    tests/cli/progress.bats tests/cli/files0.bats tests/conformance/jobs.bats
+    tests/conformance/many.bats"
 CLI_PORTABLE="tests/cli/hash.bats tests/cli/check.bats tests/cli/names.bats
     tests/cli/output.bats tests/cli/memory.bats tests/conformance/gnu.bats
     tests/conformance/many.bats tests/conformance/jobs.bats"
+CLI_AARCH64="$CLI_PORTABLE tests/cli/engine.bats tests/cli/files0.bats tests/cli/progress.bats"
 
 cli_tests() { # BUILD_DIR WRAPPER (suites: $CLI_SUITES, default all)
     if ! command -v bats >/dev/null 2>&1; then
@@ -176,7 +180,7 @@ local_legs() {
 # The legs under qemu.
 cross_legs() {
     if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
-    want aarch64 && cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core" \
+    want aarch64 && CLI_SUITES=$CLI_AARCH64 cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core" \
         "neonx16 neonx8"
     if want s390x; then
         be_locale "$PWD/build-s390x/locale"
