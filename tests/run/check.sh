@@ -15,11 +15,13 @@
 #      the target: they run the suites where byte order, word size and the
 #      lanes show (CLI_PORTABLE), and aarch64 those of the engine too
 #      (CLI_AARCH64)
-# Environment: B (build dir), MAKE, CHECK_LANES (1: one leg at a time), IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels
-# the native leg must offer; default: the widest this CPU reports, see
+# Environment: B (build dir), MAKE, CHECK_LANES (1: one leg at a time),
+# IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels the native leg must offer; default: the widest this CPU reports, see
 # native_mb; set it empty to expect none), REQUIRE_CROSS=1 (a cross
 # leg that cannot run is a failure instead of a skip; CI sets it), LEGS (the
-# layers to run, default all: "build native tsan aarch64 s390x i686"), SANITIZE=1
+# layers to run, default all: "build native tsan aarch64 s390x i686"),
+# CLI_SUITES (the bats files the native leg runs: default all of them, or
+# CLI_ASAN's under SANITIZE=1; the other legs choose their own), SANITIZE=1
 # (the native leg is the ASan+UBSan build in $B; build checks and cross legs
 # stay plain: they test warnings and targets, and sanitizer runtimes do not
 # run under qemu-user).  Sanitized legs set MD5SUM_SANITIZED for the tests
@@ -58,6 +60,11 @@ CLI_PORTABLE="tests/cli/hash.bats tests/cli/check.bats tests/cli/names.bats
     tests/cli/output.bats tests/cli/memory.bats tests/conformance/gnu.bats
     tests/conformance/many.bats tests/conformance/jobs.bats"
 CLI_AARCH64="$CLI_PORTABLE tests/cli/engine.bats tests/cli/files0.bats tests/cli/progress.bats"
+# Under ASan each run of md5sum costs a fifth of a second to start here, half
+# a second with its threads: the threaded suites and those of diagnostics
+# and memory (the parsers have their own ASan fuzzers).
+CLI_ASAN="$CLI_THREADS tests/cli/translations.bats tests/cli/errors.bats
+    tests/cli/memory.bats tests/cli/output.bats"
 
 cli_tests() { # BUILD_DIR WRAPPER (suites: $CLI_SUITES, default all)
     if ! command -v bats >/dev/null 2>&1; then
@@ -159,7 +166,8 @@ local_legs() {
         # Given by the user (even empty), EXPECT_MB is used as it is.
         mb=${EXPECT_MB-$(native_mb)}
         if [ "${SANITIZE:-}" = 1 ]; then
-            MD5SUM_SANITIZED=1 EXPECT_MB=$mb leg "native, ASan+UBSan" "$B" ""
+            MD5SUM_SANITIZED=1 EXPECT_MB=$mb CLI_SUITES=${CLI_SUITES:-$CLI_ASAN} \
+                leg "native, ASan+UBSan" "$B" ""
         else
             EXPECT_MB=$mb leg native "$B" ""
         fi
