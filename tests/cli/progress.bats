@@ -103,20 +103,8 @@ drawn() {
 # same_p SCRIPT: like `same` (stdout, stderr and status byte for byte), with
 # $P --progress for ours, empty for GNU's; and no \r or ESC from ours.
 same_p() {
-    require_gnu
-    local rc=0
-    ours "P=--progress; $1" > "$T/ours.out" 2> "$T/ours.err" || rc=$?
-    echo "exit $rc" >> "$T/ours.err"
-    rc=0
-    gnu "P=; $1" > "$T/gnu.out" 2> "$T/gnu.err" || rc=$?
-    echo "exit $rc" >> "$T/gnu.err"
-    if ! cmp -s "$T/ours.out" "$T/gnu.out" || ! cmp -s "$T/ours.err" "$T/gnu.err"; then
-        echo "stdout, stderr or status differ for: $1"
-        diff "$T/gnu.out" "$T/ours.out" | head -n 20
-        diff "$T/gnu.err" "$T/ours.err" | head -n 20
-        return 1
-    fi
-    ! grep -q $'[\r\033]' "$T/ours.out" "$T/ours.err"
+    same_with "P=--progress; $1" "P=; $1" || return 1
+    ! grep -q $'[\r\033]' "$BATS_TEST_TMPDIR/ours.out" "$BATS_TEST_TMPDIR/ours.err"
 }
 
 # each_jobs: the -j counts to run with: 1 and 2, or 1 alone where the leg
