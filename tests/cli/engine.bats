@@ -166,3 +166,20 @@ Try 'md5sum --help' for more information." ]
     same 'md5sum --ta f; md5sum --te f; md5sum --z f; md5sum --b f'
     same 'md5sum -J f'
 }
+
+@test "closed stdout and stderr are held: inputs opened by workers never take fd 1 or 2" {
+    printf abc > a
+    printf xyz > b
+    "$GNU_MD5SUM" a b > list
+    local j
+    for j in 1 2 8; do
+        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+        ours_jobs "$j"
+        same 'md5sum a b a b >&-'
+        same 'md5sum -c --quiet list list >&-'
+        same 'md5sum a nosuch b 2>&-'
+        same 'md5sum a b >&- 2>&-'
+        same 'md5sum - a b <&- >&- 2>&-'
+        same 'md5sum -c list nosuch 2>&-'
+    done
+}
