@@ -121,8 +121,9 @@ void engine_get_progress(struct engine_progress *p)
     p->inputs_known = inputs_known;
 }
 
-/* Claimed inputs each of N workers may hold: each may hold a descriptor,
- * and all of them must fit under the limit, with room to spare. */
+/* Claimed inputs each of N workers, and the queue's deferred claims, may
+ * hold: each may hold a descriptor, and all of them must fit under the
+ * limit, with room to spare. */
 static unsigned tasks_each(unsigned n)
 {
     struct rlimit rl;
@@ -131,7 +132,8 @@ static unsigned tasks_each(unsigned n)
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         fds = rl.rlim_cur;
     fds = fds > 64 ? (fds - 32) / 2 : 16;
-    return fds / n < WORKER_MAX_TASKS ? (unsigned)(fds / n) : WORKER_MAX_TASKS;
+    fds /= n + 1;
+    return fds < 1 ? 1 : fds < WORKER_MAX_TASKS ? (unsigned)fds : WORKER_MAX_TASKS;
 }
 
 /* Workers on threads of their own, as many as N and memory allow; 0 if
@@ -175,12 +177,14 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     flush_fn = flush;
     emit_arg = arg;
     q.head = q.claimed = q.tail = 0;
+    q.n_deferred = q.deferred_held = 0;
     q.closing = q.submitter_waiting = 0;
     q.idle = NULL;
     q.sizes = tick_fn != NULL;
     n_threads = 0;
     if (n > ENGINE_MAX_JOBS)
         n = ENGINE_MAX_JOBS;
+    queue_set_deferred_cap(&q, tasks_each(n));
     if (n > 1)
         n_threads = start_threads(n);
     /* Otherwise the submitter hashes, in lanes if it can have a worker. */
@@ -278,12 +282,20 @@ static void hash_special(size_t i)
     hash_here(i, input_open(queue_job(&q, i)->name));
 }
 
+/* queue_fits: the submitter hashes any input. */
+static int fits_any(const struct claim *c, void *arg)
+{
+    (void)c;
+    (void)arg;
+    return 1;
+}
+
 /* No worker at all: claim the next job and hash it here. */
 static void hash_alone(void)
 {
     struct claim c;
 
-    if (queue_claim(&q, &c, 1))
+    if (queue_claim(&q, &c, 1, fits_any, NULL))
         hash_here(c.index, c.fd);
 }
 

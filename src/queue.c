@@ -24,6 +24,48 @@ int queue_init(struct queue *q)
     return 0;
 }
 
+void queue_set_deferred_cap(struct queue *q, size_t cap)
+{
+    q->deferred_cap = cap < QUEUE_DEFER_MAX ? cap : QUEUE_DEFER_MAX;
+}
+
+size_t queue_take_deferred(struct queue *q, struct claim *c, size_t max, queue_fits *fits,
+                           void *arg)
+{
+    size_t i, kept = 0, n = 0;
+
+    queue_lock(q);
+    for (i = 0; i < q->n_deferred; i++) {
+        if (n < max && fits(&q->deferred[i], arg))
+            c[n++] = q->deferred[i];
+        else
+            q->deferred[kept++] = q->deferred[i];
+    }
+    q->n_deferred = kept;
+    queue_unlock(q);
+    return n;
+}
+
+int queue_deferred_locked(const struct queue *q)
+{
+    return q->n_deferred > 0;
+}
+
+int queue_claimable_locked(const struct queue *q)
+{
+    return q->claimed < q->tail && q->n_deferred + q->deferred_held < q->deferred_cap;
+}
+
+int queue_any_deferred_fits_locked(struct queue *q, queue_fits *fits, void *arg)
+{
+    size_t i;
+
+    for (i = 0; i < q->n_deferred; i++)
+        if (fits(&q->deferred[i], arg))
+            return 1;
+    return 0;
+}
+
 struct job *queue_job(struct queue *q, size_t i)
 {
     return &q->ring[i % q->cap];
@@ -125,13 +167,18 @@ static int for_submitter(const char *name, off_t *size)
     return !S_ISREG(st.st_mode);
 }
 
-size_t queue_claim(struct queue *q, struct claim *c, size_t max)
+size_t queue_claim(struct queue *q, struct claim *c, size_t max, queue_fits *fits, void *arg)
 {
-    size_t taken[QUEUE_CLAIM_MAX], k = 0, n = 0, i;
+    size_t taken[QUEUE_CLAIM_MAX], k = 0, n = 0, d = 0, room, i;
+    struct claim later[QUEUE_DEFER_MAX];
 
+    queue_lock(q);
+    /* Each one may be deferred: hold room for all of them. */
+    room = q->deferred_cap - q->n_deferred - q->deferred_held;
+    if (max > room)
+        max = room;
     if (max > QUEUE_CLAIM_MAX)
         max = QUEUE_CLAIM_MAX;
-    queue_lock(q);
     for (; q->claimed < q->tail && k < max; q->claimed++) {
         struct job *j = queue_job(q, q->claimed);
 
@@ -140,37 +187,50 @@ size_t queue_claim(struct queue *q, struct claim *c, size_t max)
             taken[k++] = q->claimed;
         }
     }
+    q->deferred_held += k;
     queue_unlock(q);
     /* Claimed jobs are this thread's: no lock while opening, which may
      * take a while. */
     for (i = 0; i < k; i++) {
         struct job *j = queue_job(q, taken[i]);
-        int fd, err;
+        struct claim got;
+        int err;
 
-        if (for_submitter(j->name, &c[n].size)) {
+        got.index = taken[i];
+        if (for_submitter(j->name, &got.size)) {
             queue_lock(q);
             j->state = JOB_SPECIAL;
             tell_submitter_locked(q, taken[i]);
             queue_unlock(q);
             continue;
         }
-        fd = input_open(j->name);
+        got.fd = input_open(j->name);
         err = errno;
-        if (fd < 0) {
+        if (got.fd < 0) {
             queue_lock(q);
             queue_complete_locked(q, taken[i], RESULT_OPEN_FAILED, err, NULL, 0);
             queue_unlock(q);
             continue;
         }
-        c[n].index = taken[i];
-        c[n++].fd = fd;
+        if (fits(&got, arg))
+            c[n++] = got;
+        else
+            later[d++] = got;
     }
-    /* Their sizes, for progress reports: one lock for the batch. */
-    if (q->sizes && n > 0) {
-        queue_lock(q);
-        for (i = 0; i < n; i++)
-            queue_sized_locked(q, c[i].index, c[i].size);
-        queue_unlock(q);
+    if (k == 0)
+        return 0;
+    queue_lock(q);
+    /* Their sizes, for progress reports. */
+    for (i = 0; q->sizes && i < n + d; i++) {
+        const struct claim *got = i < n ? &c[i] : &later[i - n];
+
+        queue_sized_locked(q, got->index, got->size);
     }
+    memcpy(q->deferred + q->n_deferred, later, d * sizeof *later);
+    q->n_deferred += d;
+    q->deferred_held -= k;
+    if (d > 0)
+        queue_wake_idle_locked(q);
+    queue_unlock(q);
     return n;
 }

@@ -27,6 +27,7 @@
 #define QUEUE_CAP_MIN 16    /* when memory is short */
 #define QUEUE_TAG_MAX 32    /* bytes of the caller's tag kept per job */
 #define QUEUE_CLAIM_MAX 128 /* jobs claimed at once */
+#define QUEUE_DEFER_MAX 128 /* claims deferred at once, at most */
 
 enum job_state {
     JOB_QUEUED,     /* waiting to be claimed */
@@ -46,6 +47,13 @@ struct job {
      * not a regular file) and its bytes hashed so far, a chunk at a time. */
     off_t size;
     uintmax_t hashed;
+};
+
+/* What a worker got from queue_claim. */
+struct claim {
+    size_t index;    /* the job's position */
+    int fd;          /* open, read from offset 0 */
+    off_t size;      /* its size at the time of the claim */
 };
 
 /* Something a worker sleeps on; the queue wakes every idle one on news. */
@@ -70,28 +78,53 @@ struct queue {
      * when SIZES is (set before any worker starts). */
     uintmax_t bytes_done, bytes_known;
     int sizes;
+    /* Claimed and opened inputs no worker could start yet (its arena or
+     * its streams full), oldest first, for whichever worker has room:
+     * so that no worker sits on inputs another could be hashing. */
+    struct claim deferred[QUEUE_DEFER_MAX];
+    size_t n_deferred, deferred_cap;
+    size_t deferred_held;          /* room held for claims being opened */
 };
 
 /* Make Q's ring, as large as memory allows.  Returns 0, or -1 if not even
  * QUEUE_CAP_MIN slots can be had. */
 int queue_init(struct queue *q);
 
+/* Let at most CAP claims (at most QUEUE_DEFER_MAX) wait deferred from now
+ * on: they hold descriptors.  Before any worker starts. */
+void queue_set_deferred_cap(struct queue *q, size_t cap);
+
 /* The job at position I (head <= I < tail). */
 struct job *queue_job(struct queue *q, size_t i);
 
-/* What a worker got from queue_claim. */
-struct claim {
-    size_t index;    /* the job's position */
-    int fd;          /* open, read from offset 0 */
-    off_t size;      /* its size at the time of the claim */
-};
+/* Has a worker room for claim C, by the budget at ARG?  It may count C
+ * against that budget when it says yes. */
+typedef int queue_fits(const struct claim *c, void *arg);
 
-/* Claim the next jobs, up to MAX, for a worker, and open them in order:
- * the regular files are put in C[0 ..] and counted in the return value.
- * Jobs that fail to open are completed with their error, and the others
- * handed to the submitter (JOB_SPECIAL).  With Q->sizes, the sizes of the
- * regular files are set on their jobs.  Called without the lock held. */
-size_t queue_claim(struct queue *q, struct claim *c, size_t max);
+/* Claim the next jobs for a worker, up to MAX and as many as could be
+ * deferred, and open them in order.  The regular files FITS(claim, ARG)
+ * accepts are put in C[0 ..] and counted in the return value; the others
+ * are deferred, for any worker.  Jobs that fail to open are completed with
+ * their error, and those that are not regular files handed to the
+ * submitter (JOB_SPECIAL).  With Q->sizes, the sizes of the regular files
+ * are set on their jobs.  Called without the lock held. */
+size_t queue_claim(struct queue *q, struct claim *c, size_t max, queue_fits *fits, void *arg);
+
+/* Take deferred claims into C[0 ..], oldest first, at most MAX, each one
+ * FITS(claim, ARG) accepts; the others keep their places.  Returns how
+ * many. */
+size_t queue_take_deferred(struct queue *q, struct claim *c, size_t max, queue_fits *fits,
+                           void *arg);
+
+/* Would FITS(ARG) accept some deferred claim (with the lock held)?  ARG
+ * is a budget the caller may spend: a copy of its own. */
+int queue_any_deferred_fits_locked(struct queue *q, queue_fits *fits, void *arg);
+
+/* Are there deferred claims (with the lock held)? */
+int queue_deferred_locked(const struct queue *q);
+
+/* Could queue_claim claim a job now (with the lock held)? */
+int queue_claimable_locked(const struct queue *q);
 
 /* Set the result of claimed job I, of which HASHED bytes were hashed in
  * all, and wake the submitter if it waits.  With the lock held

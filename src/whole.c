@@ -25,12 +25,30 @@ void arena_free(struct arena *a)
     a->buf = NULL;
 }
 
+/* N rounded up to whole cache lines. */
+static size_t lines(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+/* One byte more than the size (see whole_read) and its padding. */
+size_t arena_need(off_t size)
+{
+    return lines((size_t)size + 1 + MD5_PAD_MAX);
+}
+
+size_t arena_room(const struct arena *a)
+{
+    size_t at = lines(a->used);
+
+    return a->sealed || at > a->cap ? 0 : a->cap - at;
+}
+
+/* N bytes of A, which has room for them. */
 static unsigned char *arena_take(struct arena *a, size_t n)
 {
-    size_t at = (a->used + 63) & ~(size_t)63;
+    size_t at = lines(a->used);
 
-    if (!a->buf || a->sealed || at + n > a->cap)
-        return NULL;
     a->used = at + n;
     a->live++;
     return a->buf + at;
@@ -88,11 +106,9 @@ enum whole_step whole_read(struct arena *a, struct task *t, unsigned char *buf, 
     /* One byte more than the size: a file that grew since the claim is then
      * finished by reading on, like any stream. */
     size_t want = (size_t)t->size + 1, len;
-    unsigned char *data = arena_take(a, want + MD5_PAD_MAX);
+    unsigned char *data = arena_take(a, arena_need(t->size));
     ssize_t got;
 
-    if (!data)
-        return WHOLE_NO_ROOM;
     /* A read that returns the whole size has reached the end of a regular
      * file: no second read to see end of file. */
     got = read_some(t->fd, data, want);

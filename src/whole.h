@@ -23,6 +23,12 @@ struct arena {
 void arena_init(struct arena *a, size_t want);
 void arena_free(struct arena *a);
 
+/* Bytes a file of SIZE takes in an arena. */
+size_t arena_need(off_t size);
+
+/* Bytes free in A for files now: none while it is sealed. */
+size_t arena_room(const struct arena *a);
+
 /* Hashing begins: take no more files until those in it are hashed. */
 void arena_seal(struct arena *a);
 
@@ -31,12 +37,12 @@ void arena_release(struct arena *a);
 
 enum whole_step {
     WHOLE_READY,     /* T's chunk is its data and padding; its fd is closed */
-    WHOLE_NO_ROOM,   /* the arena is full or sealed now: nothing was done */
     WHOLE_DONE       /* finished (a read error, or it grew and was hashed
                       * here through BUF): OUT set, fd closed */
 };
 
-/* Read T (claimed, open, its size at the claim small) whole into A. */
+/* Read T (claimed, open, its size at the claim small) whole into A, which
+ * has room for it (arena_room, arena_need). */
 enum whole_step whole_read(struct arena *a, struct task *t, unsigned char *buf, size_t buf_len,
                            struct outcome *out);
 

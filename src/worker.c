@@ -22,16 +22,14 @@ struct worker {
     struct lanes lanes;
     struct task task[WORKER_MAX_TASKS];
     struct task *free_tasks;             /* linked by next_ready */
-    struct task *ready, **ready_end;     /* claimed, waiting for a lane */
-    struct task *pending, **pending_end; /* small files waiting for arena room */
-    struct task *queued, **queued_end;   /* large files waiting for a stream's buffers */
-    unsigned n_tasks, max_tasks, n_streams, max_streams;
+    struct task *ready, **ready_end;     /* started, waiting for a lane */
+    unsigned n_tasks, max_tasks, max_streams;
     /* Two chunk buffers for each stream; free_bufs[0 .. n_free_bufs) are
      * the free pairs. */
     unsigned char *stream_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
     struct arena arena;                  /* whole small files */
-    size_t small_max;
+    off_t small_max;                     /* larger files are streams */
     struct done done[WORKER_MAX_TASKS];  /* completions not yet on the queue */
     unsigned n_done;
 };
@@ -56,8 +54,10 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
     w->io.wake = &w->wait.cv;
     w->io.io_thread = io_thread;
     arena_init(&w->arena, arena);
-    /* A small file takes at most a quarter of the arena. */
-    w->small_max = w->arena.cap / 4 < SMALL_MAX ? w->arena.cap / 4 : SMALL_MAX;
+    /* A small file takes at most a quarter of the arena; with no arena,
+     * every file is a stream. */
+    w->small_max = w->arena.cap == 0 ? -1
+                   : (off_t)(w->arena.cap / 4 < SMALL_MAX ? w->arena.cap / 4 : SMALL_MAX);
     lanes_init(&w->lanes, MD5_MB_MAX_LANES);
     /* Not more streams than lanes: a stream holds its lane to its end. */
     if (max_streams > w->lanes.cap)
@@ -72,8 +72,6 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
     for (i = 0; i < max_streams; i++)
         w->free_bufs[i] = i;
     w->ready_end = &w->ready;
-    w->pending_end = &w->pending;
-    w->queued_end = &w->queued;
     w->max_tasks = max_tasks < 1 ? 1 : max_tasks > WORKER_MAX_TASKS ? WORKER_MAX_TASKS : max_tasks;
     for (i = WORKER_MAX_TASKS; i-- > 0;) {
         w->task[i].io = &w->io;
@@ -105,22 +103,6 @@ static void make_ready(struct worker *w, struct task *t)
     append(&w->ready_end, t);
 }
 
-/* Start the large files that wait, as stream buffers free up. */
-static void start_streams(struct worker *w)
-{
-    while (w->queued && w->n_free_bufs > 0) {
-        struct task *t = w->queued;
-
-        w->queued = t->next_ready;
-        if (!w->queued)
-            w->queued_end = &w->queued;
-        w->n_streams++;
-        t->bufs = w->free_bufs[--w->n_free_bufs];
-        stream_start(t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
-        make_ready(w, t);
-    }
-}
-
 /* T is finished with OUT: queue its completion and free it. */
 static void finish(struct worker *w, struct task *t, const struct outcome *out)
 {
@@ -129,30 +111,61 @@ static void finish(struct worker *w, struct task *t, const struct outcome *out)
     d->job = t->job;
     d->out = *out;
     d->hashed = t->hashed;
-    if (t->kind == TASK_STREAM) {
-        w->n_streams--;
+    if (t->kind == TASK_STREAM)
         w->free_bufs[w->n_free_bufs++] = t->bufs;
-    }
     t->kind = TASK_FREE;
     t->next_ready = w->free_tasks;
     w->free_tasks = t;
     w->n_tasks--;
 }
 
-/* Read small file T whole: ready for a lane, pending until the arena
- * empties, or finished. */
-static void read_small(struct worker *w, struct task *t)
-{
-    struct outcome out;
+/* What a worker can start now, spent as claims are taken (queue_fits). */
+struct budget {
+    unsigned tasks;      /* free tasks */
+    unsigned streams;    /* free pairs of chunk buffers */
+    size_t arena;        /* arena bytes free */
+    off_t small_max;     /* the largest small file */
+};
 
-    switch (whole_read(&w->arena, t, w->io.buf, w->io.buf_len, &out)) {
-    case WHOLE_READY: make_ready(w, t); break;
-    case WHOLE_NO_ROOM: append(&w->pending_end, t); break;
-    case WHOLE_DONE: finish(w, t, &out); break;
-    }
+static void budget_of(const struct worker *w, struct budget *b)
+{
+    b->tasks = w->max_tasks - w->n_tasks;
+    b->streams = w->n_free_bufs;
+    b->arena = arena_room(&w->arena);
+    b->small_max = w->small_max;
 }
 
-static void take(struct worker *w, const struct claim *c)
+/* Is a file of SIZE read whole, by the worker whose budget is B? */
+static int is_small(const struct budget *b, off_t size)
+{
+    return size >= 0 && size <= b->small_max;
+}
+
+/* queue_fits: a small file needs arena room, a large one a stream. */
+static int fits(const struct claim *c, void *arg)
+{
+    struct budget *b = arg;
+
+    if (b->tasks == 0)
+        return 0;
+    if (is_small(b, c->size)) {
+        size_t need = arena_need(c->size);
+
+        if (need > b->arena)
+            return 0;
+        b->arena -= need;
+    } else {
+        if (b->streams == 0)
+            return 0;
+        b->streams--;
+    }
+    b->tasks--;
+    return 1;
+}
+
+/* Start claim C, for which the worker has room: a small file is read whole
+ * (and ready for a lane, or finished), a large one starts as a stream. */
+static void take(struct worker *w, const struct budget *b, const struct claim *c)
 {
     struct task *t = w->free_tasks;
 
@@ -163,43 +176,43 @@ static void take(struct worker *w, const struct claim *c)
     t->size = c->size;
     t->hashed = 0;
     t->in_lane = 0;
-    if ((size_t)c->size <= w->small_max && c->size >= 0) {
+    if (is_small(b, c->size)) {
+        struct outcome out;
+
         t->kind = TASK_MESSAGE;
-        read_small(w, t);
+        if (whole_read(&w->arena, t, w->io.buf, w->io.buf_len, &out) == WHOLE_READY)
+            make_ready(w, t);
+        else
+            finish(w, t, &out);
     } else {
-        t->kind = TASK_STREAM;
-        append(&w->queued_end, t);
+        t->bufs = w->free_bufs[--w->n_free_bufs];
+        stream_start(t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
+        make_ready(w, t);
     }
 }
 
-/* Claim jobs while there is room for any kind of input, after the small
- * files that waited for the arena to empty. */
+/* Start what fits: the oldest deferred claims first, then new ones. */
 static int fill(struct worker *w)
 {
     struct claim c[WORKER_MAX_TASKS];
-    size_t room, n, i;
-    int got = 0;
+    struct budget b;
+    size_t n, i;
+    int got;
 
-    if (w->pending && w->arena.live == 0) {
-        struct task *t = w->pending;
-
-        w->pending = NULL;
-        w->pending_end = &w->pending;
-        while (t) {
-            struct task *next = t->next_ready;
-            read_small(w, t);
-            t = next;
-        }
-        got = 1;
-    }
-    if (w->pending)
-        return got;
-    room = w->max_tasks - w->n_tasks;
-    n = room ? queue_claim(w->io.q, c, room) : 0;
+    budget_of(w, &b);
+    n = queue_take_deferred(w->io.q, c, b.tasks, fits, &b);
+    got = n > 0;
     for (i = 0; i < n; i++)
-        take(w, &c[i]);
-    start_streams(w);
-    return got || n > 0;
+        take(w, &b, &c[i]);
+    /* Claim only with room for some input: whatever does not fit is
+     * deferred for the other workers. */
+    if (b.tasks > 0 && (b.streams > 0 || b.arena > 0)) {
+        n = queue_claim(w->io.q, c, b.tasks, fits, &b);
+        got |= n > 0;
+        for (i = 0; i < n; i++)
+            take(w, &b, &c[i]);
+    }
+    return got;
 }
 
 /* Streams whose lane waits: feed those whose window is ready. */
@@ -316,6 +329,7 @@ int worker_step(struct worker *w)
 static int has_work_locked(struct worker *w)
 {
     struct queue *q = w->io.q;
+    struct budget b;
     unsigned i;
 
     for (i = 0; i < w->lanes.used; i++) {
@@ -326,7 +340,11 @@ static int has_work_locked(struct worker *w)
     }
     if (w->ready && lanes_free(&w->lanes) > 0)
         return 1;
-    return !w->pending && w->n_tasks < w->max_tasks && q->claimed < q->tail;
+    budget_of(w, &b);
+    if (queue_any_deferred_fits_locked(q, fits, &b))
+        return 1;
+    budget_of(w, &b);
+    return b.tasks > 0 && (b.streams > 0 || b.arena > 0) && queue_claimable_locked(q);
 }
 
 void *worker_main(void *arg)
@@ -340,7 +358,8 @@ void *worker_main(void *arg)
             continue;
         queue_lock(q);
         if (!has_work_locked(w)) {
-            if (q->closing && q->claimed == q->tail && w->n_tasks == 0) {
+            if (q->closing && q->claimed == q->tail && !queue_deferred_locked(q) &&
+                w->n_tasks == 0) {
                 queue_unlock(q);
                 return NULL;
             }

@@ -2,11 +2,13 @@
  * side by side in its own SIMD lanes, and completes them on the queue.
  *
  * A small regular file is read whole into the worker's arena and hashed in
- * one chunk.  A larger one is a stream: mapped one window at a time, two
- * windows ahead, the next one prepared (mapped and faulted in) on the I/O
- * thread when there is one, so that the hashing thread runs MD5 alone.  A
- * worker runs either on a thread of its own (worker_main) or, with one job,
- * in the submitting thread, one step at a time (worker_step).
+ * one chunk.  A larger one is a stream, read a chunk at a time (stream.h).
+ * A worker starts only what it has room for (arena bytes, a stream's
+ * buffers); the rest of what it claimed is deferred on the queue, and any
+ * worker with room takes the oldest of those before it claims more, so no
+ * worker sits on inputs while another idles.  A worker runs either on a
+ * thread of its own (worker_main) or, with one job, in the submitting
+ * thread, one step at a time (worker_step).
  */
 #ifndef MD5SUM_WORKER_H
 #define MD5SUM_WORKER_H
@@ -15,7 +17,7 @@
 
 #include "queue.h"
 
-/* Claimed jobs a worker holds at once: open streams and files read ahead. */
+/* Claimed jobs a worker holds at once: open streams and small files read. */
 #define WORKER_MAX_TASKS 128
 
 struct worker;
