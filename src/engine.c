@@ -40,10 +40,12 @@
 #define INLINE_AHEAD WORKER_MAX_TASKS
 /* Budgets, shared by the workers: large files read at once (two chunk
  * buffers of 1 MiB each, of which a stream in lanes with others touches
- * 256 KiB), and arenas for small files. */
+ * 128 KiB), and arenas for small files.  The largest arena holds a file
+ * of 256 KiB for each of 32 lanes: 32 times 256 KiB and 128 bytes (a byte
+ * more than the size, the padding, whole cache lines). */
 #define STREAMS_TOTAL 64
-#define ARENA_TOTAL ((size_t)16 << 20)
-#define ARENA_MAX ((size_t)8 << 20)
+#define ARENA_MAX (((size_t)8 << 20) + ((size_t)4 << 10))
+#define ARENA_TOTAL (2 * ARENA_MAX)
 #define ARENA_MIN ((size_t)1 << 20)
 
 VERIFY(tag_fits, sizeof(uintmax_t) <= QUEUE_TAG_MAX);

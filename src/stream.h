@@ -6,7 +6,7 @@
  * cache when it is hashed.  A stream alone in its lanes keeps the next
  * chunk read ahead on the I/O thread (or whichever thread is free first),
  * so its hashing thread runs MD5 alone; its chunks are 1 MiB, to hand off
- * seldom.  Chunks hashed in lanes are 256 KiB, so the chunks of every lane
+ * seldom.  Chunks hashed in lanes are 128 KiB, so the chunks of every lane
  * stay in cache; the disk still sees windows of 1 MiB, asked for ahead with
  * POSIX_FADV_WILLNEED as a chunk reaches a new window.  The file is read to its end
  * as read(2) would see it, as with GNU md5sum, even if it grows or shrinks
@@ -18,7 +18,7 @@
 
 #include "task.h"
 
-#define STREAM_CHUNK ((size_t)256 << 10)        /* read when a lane needs it */
+#define STREAM_CHUNK ((size_t)128 << 10)        /* read when a lane needs it */
 #define STREAM_AHEAD_CHUNK ((size_t)1 << 20)    /* read ahead for a stream alone */
 #define STREAM_WINDOW ((off_t)1 << 20)          /* what the disk is asked for */
 /* A chunk buffer: the larger chunk, then room for its padding, 64-byte

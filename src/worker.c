@@ -7,7 +7,7 @@
 #include "whole.h"
 #include "xalloc.h"
 
-#define SMALL_MAX ((size_t)1 << 20)   /* larger files are streams */
+#define SMALL_MAX ((size_t)256 << 10) /* larger files are streams */
 #define READ_BUF ((size_t)64 << 10)   /* for a small file that grew */
 
 struct done {
@@ -34,6 +34,19 @@ struct worker {
     unsigned n_done;
 };
 
+/* The largest small file: so that a file for every one of LANES fits in
+ * an arena of CAP bytes, and the lanes fill; -1 if not even an empty file
+ * fits (every file is then a stream). */
+static off_t small_max(size_t cap, unsigned lanes)
+{
+    size_t each = cap / lanes & ~(size_t)63;   /* as arena_need rounds */
+
+    if (each < arena_need(0))
+        return -1;
+    each -= 1 + MD5_PAD_MAX;
+    return (off_t)(each < SMALL_MAX ? each : SMALL_MAX);
+}
+
 struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_streams, size_t arena,
                           int io_thread)
 {
@@ -54,11 +67,8 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
     w->io.wake = &w->wait.cv;
     w->io.io_thread = io_thread;
     arena_init(&w->arena, arena);
-    /* A small file takes at most a quarter of the arena; with no arena,
-     * every file is a stream. */
-    w->small_max = w->arena.cap == 0 ? -1
-                   : (off_t)(w->arena.cap / 4 < SMALL_MAX ? w->arena.cap / 4 : SMALL_MAX);
     lanes_init(&w->lanes, MD5_MB_MAX_LANES);
+    w->small_max = small_max(w->arena.cap, w->lanes.cap);
     /* Not more streams than lanes: a stream holds its lane to its end. */
     if (max_streams > w->lanes.cap)
         max_streams = w->lanes.cap;
