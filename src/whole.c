@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bigbuf.h"
 #include "fdio.h"
 #include "input.h"
 #include "xalloc.h"
@@ -13,7 +14,7 @@
 void arena_init(struct arena *a, size_t want)
 {
     a->cap = want;
-    a->buf = alloc_down(&a->cap, ARENA_SMALLEST);
+    a->buf = bigbuf_alloc(&a->cap, ARENA_SMALLEST);
     a->used = 0;
     a->live = 0;
     a->sealed = 0;

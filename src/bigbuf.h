@@ -1,0 +1,23 @@
+/* Large buffers the engine keeps for a whole run (arenas, chunk buffers),
+ * in huge pages where the system offers them.
+ *
+ * Memory is mapped in at its first touch, a page fault for each page.  In a
+ * virtual machine whose hypervisor shadows the page tables each fault is
+ * dear: on the AMD EPYC VM of docs/PERFORMANCE.md, reading into 8 MiB of
+ * new 4 KiB pages took 25 ms, against 0.5 ms once they were mapped, and
+ * 1 ms in new 2 MiB pages.  So buffers of 2 MiB and more are aligned to
+ * 2 MiB and offered to Linux's transparent huge pages (madvise); elsewhere,
+ * or if it declines, they are ordinary memory.
+ */
+#ifndef MD5SUM_BIGBUF_H
+#define MD5SUM_BIGBUF_H
+
+#include <stddef.h>
+
+/* As alloc_down (xalloc.h): *SIZE bytes, or when memory is short *SIZE / 8,
+ * / 64 ... but at least MIN; *SIZE is set to what was had, NULL (and 0) if
+ * not even MIN.  64-byte aligned, in huge pages when it can be.  Freed
+ * with free. */
+void *bigbuf_alloc(size_t *size, size_t min);
+
+#endif
