@@ -64,6 +64,9 @@ static void ask(struct worker_io *io, struct task *t, unsigned k, int ahead)
     sl->task = t;
     sl->off = t->next_off;
     sl->len = ahead ? STREAM_AHEAD_CHUNK : STREAM_CHUNK;
+    /* Only the stream alone in a worker's lanes reads ahead, into the
+     * worker's buffers: no other stream of it can, until this one ends. */
+    sl->buf = ahead ? io->ahead_buf[k] : t->chunk_buf[k];
     t->next_off += (off_t)sl->len;
     sl->req.run = read_slot;
     queue_lock(io->q);
@@ -84,7 +87,7 @@ static int read_ahead(const struct worker_io *io, const struct lanes *s)
     return io->io_thread && s->used == 1;
 }
 
-void stream_start(struct task *t, unsigned char *buf)
+void stream_start(struct task *t, unsigned char *buf0, unsigned char *buf1)
 {
     unsigned k;
 
@@ -93,10 +96,10 @@ void stream_start(struct task *t, unsigned char *buf)
     t->lt.blocks = 0;
     t->cur = 0;
     t->next_off = 0;
-    for (k = 0; k < 2; k++) {
-        t->slot[k].buf = buf + k * STREAM_BUF;
+    t->chunk_buf[0] = buf0;
+    t->chunk_buf[1] = buf1;
+    for (k = 0; k < 2; k++)
         t->slot[k].state = SLOT_IDLE;
-    }
 }
 
 /* Wait until no slot of T is being read, then close it. */

@@ -21,9 +21,11 @@
 #define STREAM_CHUNK ((size_t)128 << 10)        /* read when a lane needs it */
 #define STREAM_AHEAD_CHUNK ((size_t)1 << 20)    /* read ahead for a stream alone */
 #define STREAM_WINDOW ((off_t)1 << 20)          /* what the disk is asked for */
-/* A chunk buffer: the larger chunk, then room for its padding, 64-byte
- * aligned.  Only what a chunk fills is ever touched. */
-#define STREAM_BUF ((STREAM_AHEAD_CHUNK + MD5_PAD_MAX + 63) & ~(size_t)63)
+/* Chunk buffers: a chunk, then room for its padding, 64-byte aligned.
+ * Each stream has two for chunks read in lanes; a worker has two for the
+ * chunks read ahead for the stream alone in its lanes, if any. */
+#define STREAM_BUF ((STREAM_CHUNK + MD5_PAD_MAX + 63) & ~(size_t)63)
+#define STREAM_AHEAD_BUF ((STREAM_AHEAD_CHUNK + MD5_PAD_MAX + 63) & ~(size_t)63)
 
 enum stream_step {
     STREAM_WAITING,   /* its next chunk is not read yet: the lane idles */
@@ -32,9 +34,10 @@ enum stream_step {
 };
 
 /* Start T (claimed, open, larger than a small file) as a stream reading
- * through the two STREAM_BUF buffers at BUF.  Its first chunk is read
- * when it is first fed, in a lane. */
-void stream_start(struct task *t, unsigned char *buf);
+ * through the STREAM_BUF buffers BUF0 and BUF1 (or, alone in its lanes,
+ * its worker's read-ahead buffers).  Its first chunk is read when it is
+ * first fed, in a lane. */
+void stream_start(struct task *t, unsigned char *buf0, unsigned char *buf1);
 
 /* T, in a lane with no blocks, gets its next chunk if that is read. */
 enum stream_step stream_feed(struct worker_io *io, struct lanes *s, struct task *t,

@@ -40,7 +40,7 @@ struct task;
 struct slot {
     struct io_request req;   /* first: the request hands it back */
     struct task *task;
-    unsigned char *buf;      /* STREAM_BUF bytes */
+    unsigned char *buf;      /* of the chunk being read or read */
     off_t off;               /* where the chunk starts in the file */
     size_t len;              /* the bytes asked for */
     size_t got;
@@ -63,6 +63,7 @@ struct task {
     /* TASK_STREAM */
     struct slot slot[2];
     unsigned bufs;           /* its pair of chunk buffers in the worker's */
+    unsigned char *chunk_buf[2];
     unsigned cur;            /* the slot being hashed */
     off_t next_off;          /* where the next chunk to ask for starts */
 };
@@ -71,7 +72,8 @@ struct task {
 struct worker_io {
     struct queue *q;
     pthread_cond_t *wake;          /* the worker's own wake-up */
-    int io_thread;                 /* windows prepared on the I/O thread */
+    int io_thread;                 /* chunks read ahead on the I/O thread */
+    unsigned char *ahead_buf[2];   /* STREAM_AHEAD_BUF each, if io_thread */
     unsigned char *buf;            /* for a small file that grew */
     size_t buf_len;
 };

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigbuf.h"
 #include "stream.h"
 #include "whole.h"
 #include "xalloc.h"
@@ -24,8 +25,10 @@ struct worker {
     struct task *free_tasks;             /* linked by next_ready */
     struct task *ready, **ready_end;     /* started, waiting for a lane */
     unsigned n_tasks, max_tasks, max_streams;
-    /* Two chunk buffers for each stream; free_bufs[0 .. n_free_bufs) are
-     * the free pairs. */
+    /* Chunk buffers: the first of each stream's pair, then the second of
+     * each (in lanes, a stream seldom needs its second: the touched ones
+     * lie together), then the two read-ahead ones if there is an I/O
+     * thread.  free_bufs[0 .. n_free_bufs) are the free pairs. */
     unsigned char *stream_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
     struct arena arena;                  /* whole small files */
@@ -72,11 +75,21 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
     /* Not more streams than lanes: a stream holds its lane to its end. */
     if (max_streams > w->lanes.cap)
         max_streams = w->lanes.cap;
-    while (max_streams > 0 && !(w->stream_bufs = malloc(2 * STREAM_BUF * max_streams)))
-        max_streams /= 2;
+    for (; max_streams > 0; max_streams /= 2) {
+        size_t ahead = io_thread ? 2 * STREAM_AHEAD_BUF : 0;
+        size_t want = 2 * STREAM_BUF * max_streams + ahead, size = want;
+
+        w->stream_bufs = bigbuf_alloc(&size, want);
+        if (w->stream_bufs)
+            break;
+    }
     if (!w->stream_bufs) {
         worker_free(w);
         return NULL;
+    }
+    if (io_thread) {
+        w->io.ahead_buf[0] = w->stream_bufs + 2 * STREAM_BUF * max_streams;
+        w->io.ahead_buf[1] = w->io.ahead_buf[0] + STREAM_AHEAD_BUF;
     }
     w->max_streams = w->n_free_bufs = max_streams;
     for (i = 0; i < max_streams; i++)
@@ -196,7 +209,8 @@ static void take(struct worker *w, const struct budget *b, const struct claim *c
             finish(w, t, &out);
     } else {
         t->bufs = w->free_bufs[--w->n_free_bufs];
-        stream_start(t, w->stream_bufs + 2 * STREAM_BUF * t->bufs);
+        stream_start(t, w->stream_bufs + STREAM_BUF * t->bufs,
+                     w->stream_bufs + STREAM_BUF * (w->max_streams + t->bufs));
         make_ready(w, t);
     }
 }
