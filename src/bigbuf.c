@@ -6,29 +6,30 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
 void *bigbuf_alloc(size_t *size, size_t min)
 {
     for (; *size >= min; *size /= 8) {
-        size_t align = 64, len = *size;
+        size_t align = *size >= BIGBUF_HUGE_PAGE ? BIGBUF_HUGE_PAGE : 64;
         void *p;
 
-#ifdef MADV_HUGEPAGE
-        if (len >= HUGE_PAGE) {
-            align = HUGE_PAGE;
-            len = (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        }
-#endif
-        if (posix_memalign(&p, align, len) != 0)
-            continue;
-#ifdef MADV_HUGEPAGE
-        /* Advice: if it is not taken, the pages are small ones. */
-        if (align == HUGE_PAGE)
-            (void)madvise(p, len, MADV_HUGEPAGE);
-#endif
-        return p;
+        if (posix_memalign(&p, align, *size) == 0)
+            return p;
     }
     *size = 0;
     return NULL;
+}
+
+void bigbuf_huge(unsigned char *p, size_t from, size_t to)
+{
+#ifdef MADV_HUGEPAGE
+    from = (from + BIGBUF_HUGE_PAGE - 1) & ~(BIGBUF_HUGE_PAGE - 1);
+    to &= ~(BIGBUF_HUGE_PAGE - 1);
+    /* Advice: if it is not taken, the pages are small ones. */
+    if (from < to)
+        (void)madvise(p + from, to - from, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)from;
+    (void)to;
+#endif
 }

@@ -15,6 +15,7 @@ void arena_init(struct arena *a, size_t want)
 {
     a->cap = want;
     a->buf = bigbuf_alloc(&a->cap, ARENA_SMALLEST);
+    a->huge = 0;
     a->used = 0;
     a->live = 0;
     a->sealed = 0;
@@ -53,6 +54,14 @@ static unsigned char *arena_take(struct arena *a, size_t n)
     a->used = at + n;
     a->live++;
     return a->buf + at;
+}
+
+void arena_expect(struct arena *a, size_t n)
+{
+    if (!a->huge && a->used + n >= BIGBUF_HUGE_PAGE / 2) {
+        bigbuf_huge(a->buf, 0, a->cap);
+        a->huge = 1;
+    }
 }
 
 void arena_seal(struct arena *a)

@@ -16,6 +16,7 @@ struct arena {
     size_t cap, used;
     unsigned live;        /* files in it not yet hashed */
     int sealed;           /* takes nothing until it is empty */
+    int huge;             /* in huge pages from now on (bigbuf.h) */
 };
 
 /* An arena of about WANT bytes, less if memory is short (none at all:
@@ -25,6 +26,11 @@ void arena_free(struct arena *a);
 
 /* Bytes a file of SIZE takes in an arena. */
 size_t arena_need(off_t size);
+
+/* Files of N bytes in all (arena_need) are about to be read into A: if
+ * they fill most of a huge page, A is in huge pages from now on, before it
+ * is touched; batches of a few small files keep to small pages. */
+void arena_expect(struct arena *a, size_t n);
 
 /* Bytes free in A for files now: none while it is sealed. */
 size_t arena_room(const struct arena *a);

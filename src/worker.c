@@ -31,6 +31,7 @@ struct worker {
      * thread.  free_bufs[0 .. n_free_bufs) are the free pairs. */
     unsigned char *stream_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
+    int huge_streams;                    /* first buffers in huge pages */
     struct arena arena;                  /* whole small files */
     off_t small_max;                     /* larger files are streams */
     struct done done[WORKER_MAX_TASKS];  /* completions not yet on the queue */
@@ -91,9 +92,10 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
         w->io.ahead_buf[0] = w->stream_bufs + 2 * STREAM_BUF * max_streams;
         w->io.ahead_buf[1] = w->io.ahead_buf[0] + STREAM_AHEAD_BUF;
     }
+    /* Taken from the end: the first buffers first. */
     w->max_streams = w->n_free_bufs = max_streams;
     for (i = 0; i < max_streams; i++)
-        w->free_bufs[i] = i;
+        w->free_bufs[i] = max_streams - 1 - i;
     w->ready_end = &w->ready;
     w->max_tasks = max_tasks < 1 ? 1 : max_tasks > WORKER_MAX_TASKS ? WORKER_MAX_TASKS : max_tasks;
     for (i = WORKER_MAX_TASKS; i-- > 0;) {
@@ -215,26 +217,45 @@ static void take(struct worker *w, const struct budget *b, const struct claim *c
     }
 }
 
+/* Start the N claims at C.  If they fill most of a huge page of the arena,
+ * or of the streams' first buffers, those go to huge pages first. */
+static void take_all(struct worker *w, const struct budget *b, const struct claim *c, size_t n)
+{
+    size_t small = 0, streams = w->max_streams - w->n_free_bufs, i;
+
+    for (i = 0; i < n; i++) {
+        if (is_small(b, c[i].size))
+            small += arena_need(c[i].size);
+        else
+            streams++;
+    }
+    arena_expect(&w->arena, small);
+    if (!w->huge_streams && streams * STREAM_BUF >= BIGBUF_HUGE_PAGE / 2) {
+        bigbuf_huge(w->stream_bufs, 0, STREAM_BUF * w->max_streams);
+        w->huge_streams = 1;
+    }
+    for (i = 0; i < n; i++)
+        take(w, b, &c[i]);
+}
+
 /* Start what fits: the oldest deferred claims first, then new ones. */
 static int fill(struct worker *w)
 {
     struct claim c[WORKER_MAX_TASKS];
     struct budget b;
-    size_t n, i;
+    size_t n;
     int got;
 
     budget_of(w, &b);
     n = queue_take_deferred(w->io.q, c, b.tasks, fits, &b);
     got = n > 0;
-    for (i = 0; i < n; i++)
-        take(w, &b, &c[i]);
+    take_all(w, &b, c, n);
     /* Claim only with room for some input: whatever does not fit is
      * deferred for the other workers. */
     if (b.tasks > 0 && (b.streams > 0 || b.arena > 0)) {
         n = queue_claim(w->io.q, c, b.tasks, fits, &b);
         got |= n > 0;
-        for (i = 0; i < n; i++)
-            take(w, &b, &c[i]);
+        take_all(w, &b, c, n);
     }
     return got;
 }
