@@ -59,6 +59,8 @@ static unsigned jobs_wanted;
 static struct worker *workers[ENGINE_MAX_JOBS];
 static pthread_t threads[ENGINE_MAX_JOBS];
 static unsigned n_threads;
+static unsigned jobs_now;              /* workers wanted in this sequence */
+static int workers_started;            /* or tried: see start_workers */
 static struct worker *inline_worker;   /* the worker run by the submitter */
 static int io_running;
 static engine_tick *tick_fn;
@@ -165,6 +167,18 @@ static unsigned start_threads(unsigned n)
     return i;
 }
 
+/* The workers for this sequence: on threads, or, with one job at a time
+ * (or none able to start), one run by the submitter, in lanes if it can
+ * have one. */
+static void start_workers(void)
+{
+    workers_started = 1;
+    if (jobs_now > 1)
+        n_threads = start_threads(jobs_now);
+    if (n_threads == 0)
+        inline_worker = worker_new(&q, tasks_each(1), STREAMS_TOTAL, ARENA_MAX, 0);
+}
+
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
 {
     static int initialised;
@@ -187,11 +201,9 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     if (n > ENGINE_MAX_JOBS)
         n = ENGINE_MAX_JOBS;
     queue_set_deferred_cap(&q, tasks_each(n));
-    if (n > 1)
-        n_threads = start_threads(n);
-    /* Otherwise the submitter hashes, in lanes if it can have a worker. */
-    if (n_threads == 0)
-        inline_worker = worker_new(&q, tasks_each(1), STREAMS_TOTAL, ARENA_MAX, 0);
+    jobs_now = n;
+    /* Workers wait for a second job, or a large one (see hash_lone). */
+    workers_started = 0;
 }
 
 /* Emit jobs [FROM, TO), all done, and free their slots' names. */
@@ -292,6 +304,34 @@ static int fits_any(const struct claim *c, void *arg)
     return 1;
 }
 
+/* queue_fits: a file hashed here while it is the only job, as GNU would;
+ * a larger one is worth the threads (reading on one CPU, hashing on
+ * another), which take about 1.5 ms to start. */
+#define LONE_MAX ((off_t)16 << 20)
+static int fits_lone(const struct claim *c, void *arg)
+{
+    (void)arg;
+    return c->size <= LONE_MAX;
+}
+
+/* One job, and no workers yet: a regular file up to LONE_MAX is hashed
+ * here; a larger one, deferred by the claim, starts the workers. */
+static void hash_lone(void)
+{
+    struct claim c;
+    int deferred;
+
+    if (queue_claim(&q, &c, 1, fits_lone, NULL)) {
+        hash_here(c.index, c.fd);
+        return;
+    }
+    queue_lock(&q);
+    deferred = queue_deferred_locked(&q);
+    queue_unlock(&q);
+    if (deferred)
+        start_workers();
+}
+
 /* No worker at all: claim the next job and hash it here. */
 static void hash_alone(void)
 {
@@ -336,6 +376,8 @@ static void pump(enum until u)
         tick();
         if (state == JOB_SPECIAL)
             hash_special(head);
+        else if (!workers_started)
+            hash_lone();
         else if (inline_worker)
             worker_step(inline_worker);
         else if (n_threads == 0)
@@ -361,6 +403,7 @@ static void submit(const char *name, const void *tag, size_t tag_len)
 {
     char *copy = NULL;
     struct job *j;
+    int start = 0;
 
     pump(UNTIL_ROOM);
     if (name) {
@@ -385,7 +428,12 @@ static void submit(const char *name, const void *tag, size_t tag_len)
     j->hashed = 0;
     q.tail++;
     queue_wake_idle_locked(&q);
+    /* A second job to hash: time for the workers. */
+    if (!workers_started && q.tail - q.head > 1)
+        start = 1;
     queue_unlock(&q);
+    if (start)
+        start_workers();
 }
 
 void engine_submit(const char *name, const void *tag, size_t tag_len)

@@ -183,3 +183,25 @@ Try 'md5sum --help' for more information." ]
         same 'md5sum -c list nosuch 2>&-'
     done
 }
+
+@test "one input alone: hashed at once up to 16 MiB, larger in the workers, either way as GNU" {
+    head -c 17825792 /dev/urandom > pool
+    local s
+    for s in 0 1 65 16777216 16777217 17825792; do
+        head -c "$s" pool > "f$s"
+    done
+    mkdir dir
+    local j f
+    for j in 1 2 8; do
+        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+        ours_jobs "$j"
+        for f in f0 f1 f65 f16777216 f16777217 f17825792 nosuch dir; do
+            same "md5sum $f"
+            same "md5sum --tag - < $f"
+        done
+        "$GNU_MD5SUM" f16777217 > list1
+        same 'md5sum -c list1'
+        "$GNU_MD5SUM" f17825792 f1 > list2
+        same 'md5sum -c list2'
+    done
+}
