@@ -173,8 +173,12 @@ static unsigned start_threads(unsigned n)
 static void start_workers(void)
 {
     workers_started = 1;
+    q.workers = jobs_now;
     if (jobs_now > 1)
         n_threads = start_threads(jobs_now);
+    queue_lock(&q);
+    q.workers = n_threads > 0 ? n_threads : 1;
+    queue_unlock(&q);
     if (n_threads == 0)
         inline_worker = worker_new(&q, tasks_each(1), STREAMS_TOTAL, ARENA_MAX, 0);
 }
@@ -201,6 +205,7 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     if (n > ENGINE_MAX_JOBS)
         n = ENGINE_MAX_JOBS;
     queue_set_deferred_cap(&q, tasks_each(n));
+    q.streams = 0;
     jobs_now = n;
     /* Workers wait for a second job, or a large one (see hash_lone). */
     workers_started = 0;

@@ -46,6 +46,25 @@ size_t queue_take_deferred(struct queue *q, struct claim *c, size_t max, queue_f
     return n;
 }
 
+unsigned queue_stream_share_locked(struct queue *q, int delta)
+{
+    size_t all;
+    unsigned workers = q->workers > 0 ? q->workers : 1;
+
+    q->streams += (unsigned)delta;   /* modulo 2^n: a fall is exact too */
+    all = q->streams + q->n_deferred;
+    return (unsigned)((all + workers - 1) / workers);
+}
+
+int queue_defer_locked(struct queue *q, const struct claim *c)
+{
+    if (q->n_deferred + q->deferred_held >= q->deferred_cap)
+        return -1;
+    q->deferred[q->n_deferred++] = *c;
+    queue_wake_idle_locked(q);
+    return 0;
+}
+
 int queue_deferred_locked(const struct queue *q)
 {
     return q->n_deferred > 0;
@@ -197,6 +216,8 @@ size_t queue_claim(struct queue *q, struct claim *c, size_t max, queue_fits *fit
         int err;
 
         got.index = taken[i];
+        got.at = 0;
+        memcpy(got.state, md5_iv, sizeof got.state);
         if (for_submitter(j->name, &got.size)) {
             queue_lock(q);
             j->state = JOB_SPECIAL;

@@ -49,11 +49,15 @@ struct job {
     uintmax_t hashed;
 };
 
-/* What a worker got from queue_claim. */
+/* What a worker got from queue_claim: a job, open.  A large file one
+ * worker handed over to another between chunks goes on from AT with
+ * chaining state STATE; a new one starts at 0. */
 struct claim {
     size_t index;    /* the job's position */
-    int fd;          /* open, read from offset 0 */
+    int fd;          /* open */
     off_t size;      /* its size at the time of the claim */
+    off_t at;        /* where reading goes on: its bytes hashed so far */
+    uint32_t state[4];
 };
 
 /* Something a worker sleeps on; the queue wakes every idle one on news. */
@@ -84,6 +88,9 @@ struct queue {
     struct claim deferred[QUEUE_DEFER_MAX];
     size_t n_deferred, deferred_cap;
     size_t deferred_held;          /* room held for claims being opened */
+    /* Large files being read by all workers (as they last said), and the
+     * workers, for an even share of them (queue_stream_share). */
+    unsigned streams, workers;
 };
 
 /* Make Q's ring, as large as memory allows.  Returns 0, or -1 if not even
@@ -119,6 +126,17 @@ size_t queue_take_deferred(struct queue *q, struct claim *c, size_t max, queue_f
 /* Would FITS(ARG) accept some deferred claim (with the lock held)?  ARG
  * is a budget the caller may spend: a copy of its own. */
 int queue_any_deferred_fits_locked(struct queue *q, queue_fits *fits, void *arg);
+
+/* The most large files one worker should be reading now, told that it
+ * started DELTA more than it finished since it last said (with the lock
+ * held): an even share of those read and those deferred, so that the last
+ * large files of a run are spread over the workers, not left to whichever
+ * had room first. */
+unsigned queue_stream_share_locked(struct queue *q, int delta);
+
+/* Defer claim C, a stream handed over, if there is room (with the lock
+ * held).  Returns 0, or -1 if there is none. */
+int queue_defer_locked(struct queue *q, const struct claim *c);
 
 /* Are there deferred claims (with the lock held)? */
 int queue_deferred_locked(const struct queue *q);

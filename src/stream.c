@@ -87,7 +87,7 @@ static int read_ahead(const struct worker_io *io, const struct lanes *s)
     return io->io_thread && s->used == 1;
 }
 
-void stream_start(struct task *t, unsigned char *buf0, unsigned char *buf1)
+void stream_start(struct task *t, unsigned char *buf0, unsigned char *buf1, off_t at)
 {
     unsigned k;
 
@@ -95,7 +95,7 @@ void stream_start(struct task *t, unsigned char *buf0, unsigned char *buf1)
     t->lt.p = NULL;
     t->lt.blocks = 0;
     t->cur = 0;
-    t->next_off = 0;
+    t->next_off = at;
     t->chunk_buf[0] = buf0;
     t->chunk_buf[1] = buf1;
     for (k = 0; k < 2; k++)
@@ -186,5 +186,26 @@ enum stream_step stream_chunk_done(struct worker_io *io, struct lanes *s, struct
         t->cur ^= 1;
     queue_hashed_locked(io->q, t->job, t->hashed);
     queue_unlock(io->q);
-    return stream_feed(io, s, t, out);
+    return STREAM_WAITING;
+}
+
+int stream_hand_over(struct worker_io *io, struct lanes *s, struct task *t)
+{
+    struct claim c;
+    int rc = -1;
+
+    c.index = t->job;
+    c.fd = t->fd;
+    c.size = t->size;
+    c.at = t->next_off;
+    lanes_state(s, &t->lt, c.state);
+    queue_lock(io->q);
+    if (t->slot[0].state == SLOT_IDLE && t->slot[1].state == SLOT_IDLE)
+        rc = queue_defer_locked(io->q, &c);
+    queue_unlock(io->q);
+    if (rc != 0)
+        return 0;
+    lanes_remove(s, &t->lt, c.state);
+    t->in_lane = 0;
+    return 1;
 }

@@ -35,17 +35,24 @@ enum stream_step {
 
 /* Start T (claimed, open, larger than a small file) as a stream reading
  * through the STREAM_BUF buffers BUF0 and BUF1 (or, alone in its lanes,
- * its worker's read-ahead buffers).  Its first chunk is read when it is
- * first fed, in a lane. */
-void stream_start(struct task *t, unsigned char *buf0, unsigned char *buf1);
+ * its worker's read-ahead buffers), from offset AT (0, or where another
+ * worker handed it over).  Its first chunk is read when it is first fed,
+ * in a lane. */
+void stream_start(struct task *t, unsigned char *buf0, unsigned char *buf1, off_t at);
 
 /* T, in a lane with no blocks, gets its next chunk if that is read. */
 enum stream_step stream_feed(struct worker_io *io, struct lanes *s, struct task *t,
                              struct outcome *out);
 
-/* T has used up its chunk's blocks. */
+/* T has used up its chunk's blocks: done, or waiting to be fed the next. */
 enum stream_step stream_chunk_done(struct worker_io *io, struct lanes *s, struct task *t,
                                    struct outcome *out);
+
+/* Hand T, waiting between chunks with none read ahead, over to any worker:
+ * it is deferred on the queue as a claim that goes on where it stands,
+ * and leaves its lane; its descriptor is the new owner's.  Returns 0 if it
+ * cannot be (a read ahead, or no room on the queue): T goes on here. */
+int stream_hand_over(struct worker_io *io, struct lanes *s, struct task *t);
 
 /* Could stream_feed do anything for T now?  With the queue's lock held. */
 int stream_ready_locked(const struct task *t);

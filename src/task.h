@@ -59,6 +59,7 @@ struct task {
     off_t size;              /* at the claim */
     uintmax_t hashed;        /* bytes of it read and hashed, or being hashed */
     int in_lane;
+    uint32_t start[4];       /* its chaining state as it enters a lane */
     struct task *next_ready; /* the list of tasks waiting for a lane */
     /* TASK_STREAM */
     struct slot slot[2];

@@ -32,6 +32,8 @@ struct worker {
     unsigned char *stream_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
     int huge_streams;                    /* first buffers in huge pages */
+    int streams_delta;                   /* started less finished, untold */
+    unsigned share;                      /* streams it should read at most */
     struct arena arena;                  /* whole small files */
     off_t small_max;                     /* larger files are streams */
     struct done done[WORKER_MAX_TASKS];  /* completions not yet on the queue */
@@ -128,6 +130,19 @@ static void make_ready(struct worker *w, struct task *t)
     append(&w->ready_end, t);
 }
 
+/* Free T, finished or handed over. */
+static void release(struct worker *w, struct task *t)
+{
+    if (t->kind == TASK_STREAM) {
+        w->free_bufs[w->n_free_bufs++] = t->bufs;
+        w->streams_delta--;
+    }
+    t->kind = TASK_FREE;
+    t->next_ready = w->free_tasks;
+    w->free_tasks = t;
+    w->n_tasks--;
+}
+
 /* T is finished with OUT: queue its completion and free it. */
 static void finish(struct worker *w, struct task *t, const struct outcome *out)
 {
@@ -136,26 +151,26 @@ static void finish(struct worker *w, struct task *t, const struct outcome *out)
     d->job = t->job;
     d->out = *out;
     d->hashed = t->hashed;
-    if (t->kind == TASK_STREAM)
-        w->free_bufs[w->n_free_bufs++] = t->bufs;
-    t->kind = TASK_FREE;
-    t->next_ready = w->free_tasks;
-    w->free_tasks = t;
-    w->n_tasks--;
+    release(w, t);
 }
 
 /* What a worker can start now, spent as claims are taken (queue_fits). */
 struct budget {
     unsigned tasks;      /* free tasks */
-    unsigned streams;    /* free pairs of chunk buffers */
+    unsigned streams;    /* streams it may start: free buffers, within its share */
     size_t arena;        /* arena bytes free */
     off_t small_max;     /* the largest small file */
 };
 
-static void budget_of(const struct worker *w, struct budget *b)
+/* W's budget, with at most SHARE streams in all. */
+static void budget_of(const struct worker *w, unsigned share, struct budget *b)
 {
+    unsigned reading = w->max_streams - w->n_free_bufs;
+
     b->tasks = w->max_tasks - w->n_tasks;
-    b->streams = w->n_free_bufs;
+    b->streams = share <= reading ? 0 : share - reading;
+    if (b->streams > w->n_free_bufs)
+        b->streams = w->n_free_bufs;
     b->arena = arena_room(&w->arena);
     b->small_max = w->small_max;
 }
@@ -188,6 +203,18 @@ static int fits(const struct claim *c, void *arg)
     return 1;
 }
 
+/* The streams W may have in all now (with the queue's lock held). */
+static unsigned stream_share_locked(struct worker *w)
+{
+    unsigned share = queue_stream_share_locked(w->io.q, w->streams_delta);
+
+    w->streams_delta = 0;
+    /* Up to half its lanes, a worker's kernel runs one chain of lanes, each
+     * as fast as a lane can go: spreading fewer streams over more workers
+     * would add CPU time, not speed. */
+    return share > w->lanes.cap / 2 ? share : w->lanes.cap / 2;
+}
+
 /* Start claim C, for which the worker has room: a small file is read whole
  * (and ready for a lane, or finished), a large one starts as a stream. */
 static void take(struct worker *w, const struct budget *b, const struct claim *c)
@@ -199,8 +226,9 @@ static void take(struct worker *w, const struct budget *b, const struct claim *c
     t->job = c->index;
     t->fd = c->fd;
     t->size = c->size;
-    t->hashed = 0;
+    t->hashed = (uintmax_t)c->at;
     t->in_lane = 0;
+    memcpy(t->start, c->state, sizeof t->start);
     if (is_small(b, c->size)) {
         struct outcome out;
 
@@ -211,8 +239,9 @@ static void take(struct worker *w, const struct budget *b, const struct claim *c
             finish(w, t, &out);
     } else {
         t->bufs = w->free_bufs[--w->n_free_bufs];
+        w->streams_delta++;
         stream_start(t, w->stream_bufs + STREAM_BUF * t->bufs,
-                     w->stream_bufs + STREAM_BUF * (w->max_streams + t->bufs));
+                     w->stream_bufs + STREAM_BUF * (w->max_streams + t->bufs), c->at);
         make_ready(w, t);
     }
 }
@@ -246,7 +275,10 @@ static int fill(struct worker *w)
     size_t n;
     int got;
 
-    budget_of(w, &b);
+    queue_lock(w->io.q);
+    w->share = stream_share_locked(w);
+    queue_unlock(w->io.q);
+    budget_of(w, w->share, &b);
     n = queue_take_deferred(w->io.q, c, b.tasks, fits, &b);
     got = n > 0;
     take_all(w, &b, c, n);
@@ -292,7 +324,7 @@ static void start_ready(struct worker *w)
         if (!w->ready)
             w->ready_end = &w->ready;
         t->in_lane = 1;
-        lanes_add(&w->lanes, &t->lt, md5_iv);
+        lanes_add(&w->lanes, &t->lt, t->start);
     }
 }
 
@@ -311,6 +343,12 @@ static void chunk_ended(struct worker *w, struct task *t)
         finish(w, t, &out);
     } else if (stream_chunk_done(&w->io, &w->lanes, t, &out) == STREAM_DONE) {
         finish(w, t, &out);
+    } else if (w->max_streams - w->n_free_bufs > w->share &&
+               stream_hand_over(&w->io, &w->lanes, t)) {
+        /* More than its share: the last large files of a run are spread
+         * over the workers as they end, not left to the one that took
+         * them first. */
+        release(w, t);
     }
 }
 
@@ -375,7 +413,7 @@ static int has_work_locked(struct worker *w)
 {
     struct queue *q = w->io.q;
     struct budget b;
-    unsigned i;
+    unsigned share, i;
 
     for (i = 0; i < w->lanes.used; i++) {
         const struct task *t = (const struct task *)(const void *)w->lanes.task[i];
@@ -385,10 +423,11 @@ static int has_work_locked(struct worker *w)
     }
     if (w->ready && lanes_free(&w->lanes) > 0)
         return 1;
-    budget_of(w, &b);
+    share = stream_share_locked(w);
+    budget_of(w, share, &b);
     if (queue_any_deferred_fits_locked(q, fits, &b))
         return 1;
-    budget_of(w, &b);
+    budget_of(w, share, &b);
     return b.tasks > 0 && (b.streams > 0 || b.arena > 0) && queue_claimable_locked(q);
 }
 

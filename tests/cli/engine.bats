@@ -205,3 +205,22 @@ Try 'md5sum --help' for more information." ]
         same 'md5sum -c list2'
     done
 }
+
+@test "more large files than lanes: streams spread over the workers, handed over mid-file, as GNU" {
+    head -c 4194304 /dev/urandom > pool
+    local i
+    for i in $(seq 10 69); do
+        # 300 KiB to 3.3 MiB: all streams, of different lengths, so that
+        # some workers run out while others still have many
+        head -c $(( (i * 7919 % 31 + 3) * 107520 )) pool > "big$i"
+    done
+    "$GNU_MD5SUM" big* > list
+    local j
+    for j in 1 2 3 8; do
+        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+        ours_jobs "$j"
+        same 'md5sum big*'
+        same 'md5sum -c list'
+        same 'md5sum big* big* big*'
+    done
+}
