@@ -19,7 +19,9 @@
 #   sets    20,000 files of 4 KiB, 2,000 of 256 KiB and a media folder (100
 #           photos of 3-4 MiB, 24 videos of 16 MiB), hashing and -c over a
 #           list of each, $B/md5sum (all CPUs and --jobs=1) against GNU
-#           md5sum, interleaved, medians, ratios
+#           md5sum, interleaved, medians, ratios; and the floor: the system
+#           calls the engine makes for the set, alone, on every CPU
+#           (bench/sysfloor.c), which no md5sum can beat here
 #   cold    the media folder evicted from the page cache before each run
 #           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
 #
@@ -100,6 +102,10 @@ section_lanes() {
 # by run, so that drift on a shared machine hits them all alike.
 build_runcmd() {
     [ -x "$out/runcmd" ] || cc -O2 -o "$out/runcmd" bench/runcmd.c
+}
+
+build_sysfloor() {
+    [ -x "$out/sysfloor" ] || cc -O2 -pthread -o "$out/sysfloor" bench/sysfloor.c
 }
 
 # time_runs LABEL DIR CMD...: one timed run in DIR, appended to $out/LABEL.
@@ -206,8 +212,10 @@ set_dir() {
 
 section_sets() {
     echo "## sets: many files in one invocation, page cache warm, $BENCH_RUNS runs each, interleaved"
-    echo "#   ours = all CPUs (default --jobs), ours-j1 = --jobs=1; -c = checking a list of the set"
+    echo "#   ours = all CPUs (default --jobs), ours-j1 = --jobs=1; -c = checking a list of the set;"
+    echo "#   floor = stat, open, preads to the end and close of each file on $(nproc) threads, no hashing"
     build_runcmd
+    build_sysfloor
     for set in 20000x4096 2000x262144 media; do
         dir=$(set_dir "$set")
         cat "$dir"/* > /dev/null
@@ -230,12 +238,17 @@ section_sets() {
             time_run "$set-ours-c" "$dir" "$PWD/$B/md5sum" -c "$PWD/$out/$set.md5"
             time_run "$set-ours-j1-c" "$dir" "$PWD/$B/md5sum" -j1 -c "$PWD/$out/$set.md5"
             time_run "$set-gnu-c" "$dir" /usr/bin/md5sum -c "$PWD/$out/$set.md5"
+            # shellcheck disable=SC2046
+            time_run "$set-floor" "$dir" "$PWD/$out/sysfloor" "$(nproc)" $(cd "$dir" && ls)
             i=$((i + 1))
         done
         echo "# $set: $(ls "$dir" | wc -l) files, $(du -sm "$dir" | cut -f1) MiB"
-        report_times "$set-ours" "$set-ours-j1" "$set-gnu" "$set-ours-c" "$set-ours-j1-c" "$set-gnu-c"
+        report_times "$set-ours" "$set-ours-j1" "$set-gnu" "$set-ours-c" "$set-ours-j1-c" "$set-gnu-c" \
+            "$set-floor"
         echo "# ours vs GNU, wall: hashing $(ratio "$set-ours" "$set-gnu" 1)x, -c $(ratio "$set-ours-c" "$set-gnu-c" 1)x;" \
              "CPU, all jobs / --jobs=1: $(ratio "$set-ours-j1" "$set-ours" 2 | awk '{ printf "%.2f", 1 / $1 }')"
+        echo "# the floor vs GNU, wall: $(ratio "$set-floor" "$set-gnu" 1)x (the most any md5sum could be here);" \
+             "ours / floor: $(ratio "$set-floor" "$set-ours" 1)"
     done
 }
 
