@@ -5,13 +5,13 @@
  * by the hashing thread: every CPU is busy anyway, and the chunk is still in
  * cache when it is hashed.  A stream alone in its lanes keeps the next
  * chunk read ahead on the I/O thread (or whichever thread is free first),
- * so its hashing thread runs MD5 alone; its chunks are 1 MiB, to hand off
+ * so its hashing thread runs MD5 alone; its chunks are 4 MiB, to hand off
  * seldom.  Chunks hashed in lanes are 128 KiB, so the chunks of every lane
- * stay in cache; the disk still sees windows of 1 MiB, asked for ahead with
- * POSIX_FADV_WILLNEED as a chunk reaches a new window.  The file is read to its end
- * as read(2) would see it, as with GNU md5sum, even if it grows or shrinks
- * meanwhile; the last chunk is padded in its buffer, so its lane's final
- * state is the digest.
+ * stay in cache; the disk still sees windows of 1 MiB, asked for ahead
+ * with POSIX_FADV_WILLNEED as a chunk reaches a new window.  The file is
+ * read to its end as read(2) would see it, as with GNU md5sum, even if it
+ * grows or shrinks meanwhile; the last chunk is padded in its buffer, so
+ * its lane's final state is the digest.
  */
 #ifndef MD5SUM_STREAM_H
 #define MD5SUM_STREAM_H
@@ -19,7 +19,9 @@
 #include "task.h"
 
 #define STREAM_CHUNK ((size_t)128 << 10)        /* read when a lane needs it */
-#define STREAM_AHEAD_CHUNK ((size_t)1 << 20)    /* read ahead for a stream alone */
+/* Read ahead for a stream alone: 4 MiB less room for the padding, so that
+ * its two buffers fill whole huge pages (bigbuf.h). */
+#define STREAM_AHEAD_CHUNK (((size_t)4 << 20) - 128)
 #define STREAM_WINDOW ((off_t)1 << 20)          /* what the disk is asked for */
 /* Chunk buffers: a chunk, then room for its padding, 64-byte aligned.
  * Each stream has two for chunks read in lanes; a worker has two for the

@@ -25,11 +25,11 @@ struct worker {
     struct task *free_tasks;             /* linked by next_ready */
     struct task *ready, **ready_end;     /* started, waiting for a lane */
     unsigned n_tasks, max_tasks, max_streams;
-    /* Chunk buffers: the first of each stream's pair, then the second of
+    /* Chunk buffers: the two read-ahead ones if there is an I/O thread,
+     * then (lane_bufs) the first of each stream's pair, then the second of
      * each (in lanes, a stream seldom needs its second: the touched ones
-     * lie together), then the two read-ahead ones if there is an I/O
-     * thread.  free_bufs[0 .. n_free_bufs) are the free pairs. */
-    unsigned char *stream_bufs;
+     * lie together).  free_bufs[0 .. n_free_bufs) are the free pairs. */
+    unsigned char *stream_bufs, *lane_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
     int huge_streams;                    /* first buffers in huge pages */
     int streams_delta;                   /* started less finished, untold */
@@ -90,9 +90,13 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
         worker_free(w);
         return NULL;
     }
+    w->lane_bufs = w->stream_bufs;
     if (io_thread) {
-        w->io.ahead_buf[0] = w->stream_bufs + 2 * STREAM_BUF * max_streams;
-        w->io.ahead_buf[1] = w->io.ahead_buf[0] + STREAM_AHEAD_BUF;
+        /* A stream alone reads them through, in turn. */
+        w->io.ahead_buf[0] = w->stream_bufs;
+        w->io.ahead_buf[1] = w->stream_bufs + STREAM_AHEAD_BUF;
+        w->lane_bufs += 2 * STREAM_AHEAD_BUF;
+        bigbuf_huge(w->stream_bufs, 0, 2 * STREAM_AHEAD_BUF);
     }
     /* Taken from the end: the first buffers first. */
     w->max_streams = w->n_free_bufs = max_streams;
@@ -240,8 +244,8 @@ static void take(struct worker *w, const struct budget *b, const struct claim *c
     } else {
         t->bufs = w->free_bufs[--w->n_free_bufs];
         w->streams_delta++;
-        stream_start(t, w->stream_bufs + STREAM_BUF * t->bufs,
-                     w->stream_bufs + STREAM_BUF * (w->max_streams + t->bufs), c->at);
+        stream_start(t, w->lane_bufs + STREAM_BUF * t->bufs,
+                     w->lane_bufs + STREAM_BUF * (w->max_streams + t->bufs), c->at);
         make_ready(w, t);
     }
 }
@@ -260,7 +264,8 @@ static void take_all(struct worker *w, const struct budget *b, const struct clai
     }
     arena_expect(&w->arena, small);
     if (!w->huge_streams && streams * STREAM_BUF >= BIGBUF_HUGE_PAGE / 2) {
-        bigbuf_huge(w->stream_bufs, 0, STREAM_BUF * w->max_streams);
+        bigbuf_huge(w->stream_bufs, (size_t)(w->lane_bufs - w->stream_bufs),
+                    (size_t)(w->lane_bufs - w->stream_bufs) + STREAM_BUF * w->max_streams);
         w->huge_streams = 1;
     }
     for (i = 0; i < n; i++)
