@@ -29,6 +29,26 @@ void queue_set_deferred_cap(struct queue *q, size_t cap)
     q->deferred_cap = cap < QUEUE_DEFER_MAX ? cap : QUEUE_DEFER_MAX;
 }
 
+/* Bytes claim C has still to be read: its size at the claim, less what a
+ * worker that handed it over had hashed. */
+static off_t left(const struct claim *c)
+{
+    return c->size - c->at;
+}
+
+/* Put C among the deferred claims (with the lock held, and room for it),
+ * the most bytes left first: workers take the longest work first, and the
+ * last to end are short, so that no worker is left with one large file
+ * while the others idle.  Among equals, the oldest first. */
+static void defer_locked(struct queue *q, const struct claim *c)
+{
+    size_t i = q->n_deferred++;
+
+    for (; i > 0 && left(&q->deferred[i - 1]) < left(c); i--)
+        q->deferred[i] = q->deferred[i - 1];
+    q->deferred[i] = *c;
+}
+
 size_t queue_take_deferred(struct queue *q, struct claim *c, size_t max, queue_fits *fits,
                            void *arg)
 {
@@ -60,7 +80,7 @@ int queue_defer_locked(struct queue *q, const struct claim *c)
 {
     if (q->n_deferred + q->deferred_held >= q->deferred_cap)
         return -1;
-    q->deferred[q->n_deferred++] = *c;
+    defer_locked(q, c);
     queue_wake_idle_locked(q);
     return 0;
 }
@@ -247,8 +267,8 @@ size_t queue_claim(struct queue *q, struct claim *c, size_t max, queue_fits *fit
 
         queue_sized_locked(q, got->index, got->size);
     }
-    memcpy(q->deferred + q->n_deferred, later, d * sizeof *later);
-    q->n_deferred += d;
+    for (i = 0; i < d; i++)
+        defer_locked(q, &later[i]);
     q->deferred_held -= k;
     if (d > 0)
         queue_wake_idle_locked(q);

@@ -83,8 +83,8 @@ struct queue {
     uintmax_t bytes_done, bytes_known;
     int sizes;
     /* Claimed and opened inputs no worker could start yet (its arena or
-     * its streams full), oldest first, for whichever worker has room:
-     * so that no worker sits on inputs another could be hashing. */
+     * its streams full), the most bytes left first, for whichever worker
+     * has room: so that no worker sits on inputs another could be hashing. */
     struct claim deferred[QUEUE_DEFER_MAX];
     size_t n_deferred, deferred_cap;
     size_t deferred_held;          /* room held for claims being opened */
@@ -117,9 +117,9 @@ typedef int queue_fits(const struct claim *c, void *arg);
  * are set on their jobs.  Called without the lock held. */
 size_t queue_claim(struct queue *q, struct claim *c, size_t max, queue_fits *fits, void *arg);
 
-/* Take deferred claims into C[0 ..], oldest first, at most MAX, each one
- * FITS(claim, ARG) accepts; the others keep their places.  Returns how
- * many. */
+/* Take deferred claims into C[0 ..], the most bytes left first, at most
+ * MAX, each one FITS(claim, ARG) accepts; the others keep their places.
+ * Returns how many. */
 size_t queue_take_deferred(struct queue *q, struct claim *c, size_t max, queue_fits *fits,
                            void *arg);
 

@@ -272,7 +272,7 @@ static void take_all(struct worker *w, const struct budget *b, const struct clai
         take(w, b, &c[i]);
 }
 
-/* Start what fits: the oldest deferred claims first, then new ones. */
+/* Start what fits: deferred claims first (the longest first), then new ones. */
 static int fill(struct worker *w)
 {
     struct claim c[WORKER_MAX_TASKS];

@@ -5,13 +5,14 @@
  * one chunk.  A larger one is a stream, read a chunk at a time (stream.h).
  * A worker starts only what it has room for (arena bytes, a stream's
  * buffers); the rest of what it claimed is deferred on the queue, and any
- * worker with room takes the oldest of those before it claims more, so no
- * worker sits on inputs while another idles.  Large files are shared out
- * evenly once a worker has more than half its lanes of them: one with more
- * than its share hands a stream over between two chunks, its chaining
- * state and offset deferred on the queue.  A worker runs either on a
- * thread of its own (worker_main) or, with one job, in the submitting
- * thread, one step at a time (worker_step).
+ * worker with room takes those, the longest first, before it claims more:
+ * no worker sits on inputs while another idles, and the last to end are
+ * short.  Large files are shared out evenly once a worker has more than
+ * half its lanes of them: one with more than its share hands a stream over
+ * between two chunks, its chaining state and offset deferred on the
+ * queue.  A worker runs either on a thread of its own (worker_main) or,
+ * with one job, in the submitting thread, one step at a time
+ * (worker_step).
  */
 #ifndef MD5SUM_WORKER_H
 #define MD5SUM_WORKER_H
