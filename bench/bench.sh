@@ -246,7 +246,7 @@ section_sets() {
         report_times "$set-ours" "$set-ours-j1" "$set-gnu" "$set-ours-c" "$set-ours-j1-c" "$set-gnu-c" \
             "$set-floor"
         echo "# ours vs GNU, wall: hashing $(ratio "$set-ours" "$set-gnu" 1)x, -c $(ratio "$set-ours-c" "$set-gnu-c" 1)x;" \
-             "CPU, all jobs / --jobs=1: $(ratio "$set-ours-j1" "$set-ours" 2 | awk '{ printf "%.2f", 1 / $1 }')"
+             "CPU, all jobs / --jobs=1: $(ratio "$set-ours-j1" "$set-ours" 2)"
         echo "# the floor vs GNU, wall: $(ratio "$set-floor" "$set-gnu" 1)x (the most any md5sum could be here);" \
              "ours / floor: $(ratio "$set-floor" "$set-ours" 1)"
     done
