@@ -337,12 +337,14 @@ static void hash_lone(void)
         start_workers();
 }
 
-/* No worker at all: claim the next job and hash it here. */
+/* No worker at all: hash the next job here, a deferred one first (a
+ * large file hash_lone left for workers that could not start). */
 static void hash_alone(void)
 {
     struct claim c;
 
-    if (queue_claim(&q, &c, 1, fits_any, NULL))
+    if (queue_take_deferred(&q, &c, 1, fits_any, NULL) ||
+        queue_claim(&q, &c, 1, fits_any, NULL))
         hash_here(c.index, c.fd);
 }
 
