@@ -3,21 +3,7 @@
 #define _DEFAULT_SOURCE /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 #include "bigbuf.h"
 
-#include <stdlib.h>
 #include <sys/mman.h>
-
-void *bigbuf_alloc(size_t *size, size_t min)
-{
-    for (; *size >= min; *size /= 8) {
-        size_t align = *size >= BIGBUF_HUGE_PAGE ? BIGBUF_HUGE_PAGE : 64;
-        void *p;
-
-        if (posix_memalign(&p, align, *size) == 0)
-            return p;
-    }
-    *size = 0;
-    return NULL;
-}
 
 void bigbuf_huge(unsigned char *p, size_t from, size_t to)
 {

@@ -8,9 +8,9 @@
  * 1 ms in new 2 MiB pages.  But a huge page is cleared whole when first
  * touched, up to 4 ms when the host has not backed it yet: it pays only
  * where most of it will be used.  So buffers of 2 MiB and more are aligned
- * to 2 MiB, and their owners offer the parts they fill when busy to
- * Linux's transparent huge pages (madvise); elsewhere, or if it declines,
- * they are ordinary memory.
+ * to 2 MiB (alloc_down, xalloc.h), and their owners offer the parts they
+ * fill when busy to Linux's transparent huge pages (madvise); elsewhere,
+ * or if it declines, they are ordinary memory.
  */
 #ifndef MD5SUM_BIGBUF_H
 #define MD5SUM_BIGBUF_H
@@ -19,14 +19,9 @@
 
 #define BIGBUF_HUGE_PAGE ((size_t)2 << 20)
 
-/* As alloc_down (xalloc.h): *SIZE bytes, or when memory is short *SIZE / 8,
- * / 64 ... but at least MIN; *SIZE is set to what was had, NULL (and 0) if
- * not even MIN.  Aligned to 2 MiB if that large, else to 64 bytes.  Freed
- * with free. */
-void *bigbuf_alloc(size_t *size, size_t min);
-
-/* Bytes [FROM, TO) of buffer P (from bigbuf_alloc) will mostly be used:
- * in huge pages where they can be, the whole ones that fit. */
+/* Bytes [FROM, TO) of buffer P (from alloc_down, which aligns buffers of
+ * BIGBUF_HUGE_PAGE or more to it) will mostly be used: in huge pages where
+ * they can be, the whole ones that fit. */
 void bigbuf_huge(unsigned char *p, size_t from, size_t to);
 
 #endif

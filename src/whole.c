@@ -14,7 +14,7 @@
 void arena_init(struct arena *a, size_t want)
 {
     a->cap = want;
-    a->buf = bigbuf_alloc(&a->cap, ARENA_SMALLEST);
+    a->buf = alloc_down(&a->cap, ARENA_SMALLEST);
     a->huge = 0;
     a->used = 0;
     a->live = 0;

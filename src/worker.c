@@ -82,7 +82,7 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
         size_t ahead = io_thread ? 2 * STREAM_AHEAD_BUF : 0;
         size_t want = 2 * STREAM_BUF * max_streams + ahead, size = want;
 
-        w->stream_bufs = bigbuf_alloc(&size, want);
+        w->stream_bufs = alloc_down(&size, want);
         if (w->stream_bufs)
             break;
     }

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "bigbuf.h"
 #include "diag.h"
 
 void xalloc_die(void)
@@ -28,8 +29,10 @@ void *xrealloc(void *p, size_t n)
 void *alloc_down(size_t *size, size_t min)
 {
     for (; *size >= min; *size /= 8) {
+        size_t align = *size >= BIGBUF_HUGE_PAGE ? BIGBUF_HUGE_PAGE : 64;
         void *p;
-        if (posix_memalign(&p, 64, *size) == 0)
+
+        if (posix_memalign(&p, align, *size) == 0)
             return p;
     }
     *size = 0;

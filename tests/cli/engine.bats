@@ -14,6 +14,12 @@ mix() {
     done
 }
 
+# The thread counts of J... this leg can run: only 1 where the leg gives
+# md5sum -j1 itself (MD5SUM_TEST_ARGS: qemu-i386 hangs in pthread_create).
+job_counts() {
+    if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo "$@"; fi
+}
+
 sanitized() {
     [ -n "${MD5SUM_SANITIZED:-}" ]
 }
@@ -37,8 +43,7 @@ sanitized() {
     printf '%s  fifo\n' "$("$GNU_MD5SUM" < /dev/null | cut -c1-32)" >> list
     "$GNU_MD5SUM" a >> list
     local j
-    for j in 1 2 8; do
-        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+    for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
         same 'md5sum -c list > out & p=$!
               for i in $(seq 400); do [ "$(wc -l < out)" -ge 2 ] && break; sleep 0.05; done
@@ -77,8 +82,7 @@ status 141"
 @test "output to /dev/full with every thread count: GNU's write error, every operand processed" {
     mix
     local j
-    for j in 1 2 3 8; do
-        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+    for j in $(job_counts 1 2 3 8); do
         ours_jobs "$j"
         same 'md5sum f* nosuch f0 > /dev/full'
         same 'md5sum -c <(md5sum f* 2>/dev/null) > /dev/full'
@@ -180,8 +184,7 @@ Try 'md5sum --help' for more information." ]
     printf xyz > b
     "$GNU_MD5SUM" a b > list
     local j
-    for j in 1 2 8; do
-        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+    for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
         same 'md5sum a b a b >&-'
         same 'md5sum -c --quiet list list >&-'
@@ -200,8 +203,7 @@ Try 'md5sum --help' for more information." ]
     done
     mkdir dir
     local j f
-    for j in 1 2 8; do
-        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+    for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
         for f in f0 f1 f65 f16777216 f16777217 f17825792 nosuch dir; do
             same "md5sum $f"
@@ -224,8 +226,7 @@ Try 'md5sum --help' for more information." ]
     done
     "$GNU_MD5SUM" big* > list
     local j
-    for j in 1 2 3 8; do
-        [ -z "${MD5SUM_TEST_ARGS:-}" ] || [ "$j" = 1 ] || continue
+    for j in $(job_counts 1 2 3 8); do
         ours_jobs "$j"
         same 'md5sum big*'
         same 'md5sum -c list'
