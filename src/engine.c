@@ -1,14 +1,14 @@
 /* The engine: see engine.h for the contract.
  *
  * The submitting thread queues jobs (queue.h) and emits their results in
- * order as they are done.  With more than one job, workers (worker.h) run on
- * threads of their own, and an I/O thread reads ahead for a large file
- * alone in its lanes; with one, a single worker runs in the submitting
- * thread, a step at a time, whenever the submitter would otherwise wait.  Inputs that are not
- * regular files are read by the submitter itself, once every result before
- * them is out.  When memory is short there are fewer workers, smaller
- * arenas, no threads, and at the last the submitter alone hashes each input
- * through one buffer, as GNU md5sum does.
+ * order as they are done.  The workers (worker.h, started by pool.h) run on
+ * threads of their own, or, with one job at a time, a single worker runs in
+ * the submitting thread, a step at a time, whenever the submitter would
+ * otherwise wait.  Inputs that are not regular files are read by the
+ * submitter itself, once every result before them is out, and so is a
+ * lone small file before any worker starts.  When memory is short there are
+ * fewer workers, smaller arenas, no threads, and at the last the submitter
+ * alone hashes each input through one buffer, as GNU md5sum does.
  *
  * For progress reports, workers note an input's bytes hashed at each of its
  * chunk's ends and at its completion, under the queue's lock those take
@@ -21,32 +21,21 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "input.h"
-#include "iothread.h"
+#include "pool.h"
 #include "queue.h"
 #include "threads.h"
 #include "verify.h"
-#include "worker.h"
 #include "xalloc.h"
 
 #define WAIT_NS ENGINE_TICK_NS   /* the submitter looks up, and ticks, this often */
 /* Jobs the submitter lets pile up when it is also the worker: a worker's
  * worth, so the lanes fill, and results are not held back much longer. */
 #define INLINE_AHEAD WORKER_MAX_TASKS
-/* Budgets, shared by the workers: large files read at once (two chunk
- * buffers of 1 MiB each, of which a stream in lanes with others touches
- * 128 KiB), and arenas for small files.  The largest arena holds a file
- * of 256 KiB for each of 32 lanes: 32 times 256 KiB and 128 bytes (a byte
- * more than the size, the padding, whole cache lines). */
-#define STREAMS_TOTAL 64
-#define ARENA_MAX (((size_t)8 << 20) + ((size_t)4 << 10))
-#define ARENA_TOTAL (2 * ARENA_MAX)
-#define ARENA_MIN ((size_t)1 << 20)
 
 VERIFY(tag_fits, sizeof(uintmax_t) <= QUEUE_TAG_MAX);
 VERIFY(inline_fits_queue, INLINE_AHEAD < QUEUE_CAP);
@@ -56,13 +45,8 @@ static engine_emit *emit_fn;
 static engine_flush *flush_fn;
 static void *emit_arg;
 static unsigned jobs_wanted;
-static struct worker *workers[ENGINE_MAX_JOBS];
-static pthread_t threads[ENGINE_MAX_JOBS];
-static unsigned n_threads;
 static unsigned jobs_now;              /* workers wanted in this sequence */
 static int workers_started;            /* or tried: see start_workers */
-static struct worker *inline_worker;   /* the worker run by the submitter */
-static int io_running;
 static engine_tick *tick_fn;
 static void *tick_arg;
 static struct timespec next_tick;
@@ -125,62 +109,11 @@ void engine_get_progress(struct engine_progress *p)
     p->inputs_known = inputs_known;
 }
 
-/* Claimed inputs each of N workers, and the queue's deferred claims, may
- * hold: each may hold a descriptor, and all of them must fit under the
- * limit, with room to spare. */
-static unsigned tasks_each(unsigned n)
-{
-    struct rlimit rl;
-    rlim_t fds = 1024;
-
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        fds = rl.rlim_cur;
-    fds = fds > 64 ? (fds - 32) / 2 : 16;
-    fds /= n + 1;
-    return fds < 1 ? 1 : fds < WORKER_MAX_TASKS ? (unsigned)fds : WORKER_MAX_TASKS;
-}
-
-/* Workers on threads of their own, as many as N and memory allow; 0 if
- * none could start. */
-static unsigned start_threads(unsigned n)
-{
-    unsigned streams = STREAMS_TOTAL / n, i;
-    size_t arena = ARENA_TOTAL / n;
-
-    if (streams < 2)
-        streams = 2;
-    arena = arena > ARENA_MAX ? ARENA_MAX : arena < ARENA_MIN ? ARENA_MIN : arena;
-    io_running = iothread_start() == 0;
-    for (i = 0; i < n; i++) {
-        workers[i] = worker_new(&q, tasks_each(n), streams, arena, io_running);
-        if (!workers[i])
-            break;
-        if (thread_start(&threads[i], worker_main, workers[i]) != 0) {
-            worker_free(workers[i]);
-            break;
-        }
-    }
-    if (i == 0 && io_running) {
-        iothread_stop();
-        io_running = 0;
-    }
-    return i;
-}
-
-/* The workers for this sequence: on threads, or, with one job at a time
- * (or none able to start), one run by the submitter, in lanes if it can
- * have one. */
+/* The workers for this sequence (pool.h). */
 static void start_workers(void)
 {
     workers_started = 1;
-    q.workers = jobs_now;
-    if (jobs_now > 1)
-        n_threads = start_threads(jobs_now);
-    queue_lock(&q);
-    q.workers = n_threads > 0 ? n_threads : 1;
-    queue_unlock(&q);
-    if (n_threads == 0)
-        inline_worker = worker_new(&q, tasks_each(1), STREAMS_TOTAL, ARENA_MAX, 0);
+    pool_start(&q, jobs_now);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
@@ -201,10 +134,9 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     q.closing = q.submitter_waiting = 0;
     q.idle = NULL;
     q.sizes = tick_fn != NULL;
-    n_threads = 0;
     if (n > ENGINE_MAX_JOBS)
         n = ENGINE_MAX_JOBS;
-    queue_set_deferred_cap(&q, tasks_each(n));
+    queue_set_deferred_cap(&q, pool_tasks_each(n));
     q.streams = 0;
     jobs_now = n;
     /* Workers wait for a second job, or a large one (see hash_lone). */
@@ -356,7 +288,7 @@ enum until { UNTIL_ROOM, UNTIL_EMPTY };
  * flush what it emitted. */
 static void pump(enum until u)
 {
-    size_t room = inline_worker || n_threads == 0 ? INLINE_AHEAD : q.cap;
+    size_t room = pool_threads() == 0 ? INLINE_AHEAD : q.cap;
 
     if (room > q.cap)
         room = q.cap;
@@ -385,13 +317,13 @@ static void pump(enum until u)
             hash_special(head);
         else if (!workers_started)
             hash_lone();
-        else if (inline_worker)
-            worker_step(inline_worker);
-        else if (n_threads == 0)
+        else if (pool_inline())
+            worker_step(pool_inline());
+        else if (pool_threads() == 0)
             hash_alone();
         queue_lock(&q);
         state = queue_job(&q, head)->state;
-        if (n_threads > 0 && state != JOB_DONE && state != JOB_SPECIAL) {
+        if (pool_threads() > 0 && state != JOB_DONE && state != JOB_SPECIAL) {
             /* Not for ever: the caller's flush also notices a reader gone. */
             struct timespec until;
 
@@ -464,25 +396,11 @@ void engine_wait(void)
 
 void engine_finish(void)
 {
-    unsigned i;
-
     pump(UNTIL_EMPTY);
     queue_lock(&q);
     q.closing = 1;
     queue_wake_idle_locked(&q);
     queue_unlock(&q);
-    for (i = 0; i < n_threads; i++) {
-        pthread_join(threads[i], NULL);
-        worker_free(workers[i]);
-    }
-    n_threads = 0;
-    if (io_running) {
-        iothread_stop();
-        io_running = 0;
-    }
-    if (inline_worker) {
-        worker_free(inline_worker);
-        inline_worker = NULL;
-    }
+    pool_stop();
     flush_fn(emit_arg);
 }

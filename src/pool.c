@@ -1,0 +1,113 @@
+#include "pool.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "iothread.h"
+#include "threads.h"
+
+/* Budgets, shared by the workers: large files read at once (two chunk
+ * buffers each, of which a stream in lanes with others touches 128 KiB),
+ * and arenas for small files.  The largest arena holds a file of 256 KiB
+ * for each of 32 lanes: 32 times 256 KiB and 128 bytes (a byte more than
+ * the size, the padding, whole cache lines). */
+#define STREAMS_TOTAL 64
+#define ARENA_MAX (((size_t)8 << 20) + ((size_t)4 << 10))
+#define ARENA_TOTAL (2 * ARENA_MAX)
+#define ARENA_MIN ((size_t)1 << 20)
+
+static struct worker **workers;
+static pthread_t *threads;
+static unsigned n_threads;
+static struct worker *inline_worker;
+static int io_running;
+
+unsigned pool_tasks_each(unsigned n)
+{
+    struct rlimit rl;
+    rlim_t fds = 1024;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        fds = rl.rlim_cur;
+    fds = fds > 64 ? (fds - 32) / 2 : 16;
+    fds /= n + 1;
+    return fds < 1 ? 1 : fds < WORKER_MAX_TASKS ? (unsigned)fds : WORKER_MAX_TASKS;
+}
+
+/* Workers on threads of their own, as many as N and memory allow; 0 if
+ * none could start. */
+static unsigned start_threads(struct queue *q, unsigned n)
+{
+    unsigned streams = STREAMS_TOTAL / n, i;
+    size_t arena = ARENA_TOTAL / n;
+
+    if (streams < 2)
+        streams = 2;
+    arena = arena > ARENA_MAX ? ARENA_MAX : arena < ARENA_MIN ? ARENA_MIN : arena;
+    workers = malloc(n * sizeof *workers);
+    threads = malloc(n * sizeof *threads);
+    if (!workers || !threads)
+        return 0;
+    io_running = iothread_start() == 0;
+    for (i = 0; i < n; i++) {
+        workers[i] = worker_new(q, pool_tasks_each(n), streams, arena, io_running);
+        if (!workers[i])
+            break;
+        if (thread_start(&threads[i], worker_main, workers[i]) != 0) {
+            worker_free(workers[i]);
+            break;
+        }
+    }
+    if (i == 0 && io_running) {
+        iothread_stop();
+        io_running = 0;
+    }
+    return i;
+}
+
+void pool_start(struct queue *q, unsigned n)
+{
+    /* Until the threads say otherwise: shares count on N from the start. */
+    q->workers = n;
+    if (n > 1)
+        n_threads = start_threads(q, n);
+    queue_lock(q);
+    q->workers = n_threads > 0 ? n_threads : 1;
+    queue_unlock(q);
+    if (n_threads == 0)
+        inline_worker = worker_new(q, pool_tasks_each(1), STREAMS_TOTAL, ARENA_MAX, 0);
+}
+
+unsigned pool_threads(void)
+{
+    return n_threads;
+}
+
+struct worker *pool_inline(void)
+{
+    return inline_worker;
+}
+
+void pool_stop(void)
+{
+    unsigned i;
+
+    for (i = 0; i < n_threads; i++) {
+        pthread_join(threads[i], NULL);
+        worker_free(workers[i]);
+    }
+    n_threads = 0;
+    free(workers);
+    free(threads);
+    workers = NULL;
+    threads = NULL;
+    if (io_running) {
+        iothread_stop();
+        io_running = 0;
+    }
+    if (inline_worker) {
+        worker_free(inline_worker);
+        inline_worker = NULL;
+    }
+}
