@@ -115,7 +115,7 @@ $(B)/ref/%.o: tests/ref/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-check: $(B)/md5sum $(B)/md5test $(B)/resize_preload.so
+check: $(B)/md5sum $(B)/md5test $(B)/fault_preload.so
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) SANITIZE=$(SANITIZE) tests/run/check.sh
 
 # libFuzzer targets (tests/fuzz): everything but main.c, plus the textbook
@@ -168,6 +168,6 @@ uninstall:
 clean:
 	rm -rf build build-*
 
-# A fault injector for tests/cli/resize.bats (native builds only).
-$(B)/resize_preload.so: tests/fault/resize_preload.c
+# Fault injection for tests/cli/resize.bats and faults.bats (native builds only).
+$(B)/fault_preload.so: tests/fault/fault_preload.c
 	$(CC) -shared -fPIC -pthread $(CFLAGS) -o $@ $< -ldl

@@ -55,6 +55,12 @@ ours_jobs() {
     MD5SUM_TEST_ARGS="-j $1" install_ours "$bin"
 }
 
+# The thread counts of J... this leg can run: only 1 where the leg gives
+# md5sum -j1 itself (MD5SUM_TEST_ARGS: qemu-i386 hangs in pthread_create).
+job_counts() {
+    if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo "$@"; fi
+}
+
 # ours SCRIPT / gnu SCRIPT: run SCRIPT with bash, "md5sum" being ours / GNU's,
 # as $RUN_AS (a command prefix such as as_nobody) when that is set.
 ours() { PATH=$OURS:$PATH ${RUN_AS:-} bash -c "$1"; }

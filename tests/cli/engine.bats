@@ -14,12 +14,6 @@ mix() {
     done
 }
 
-# The thread counts of J... this leg can run: only 1 where the leg gives
-# md5sum -j1 itself (MD5SUM_TEST_ARGS: qemu-i386 hangs in pthread_create).
-job_counts() {
-    if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo "$@"; fi
-}
-
 sanitized() {
     [ -n "${MD5SUM_SANITIZED:-}" ]
 }

@@ -2,14 +2,14 @@
 # Files that shrink or grow while md5sum reads them: the result is the digest
 # of the bytes read(2) gives, that is GNU md5sum's digest of the file as it
 # ends up, and the next operand is still hashed.  The change is made at a
-# known point by tests/fault/resize_preload.c: just before the first read
-# that reaches past a given offset (files over 1 MiB are read in chunks of
-# 256 KiB or 1 MiB, by whichever thread is free).
+# known point by tests/fault/fault_preload.c: just before the first read
+# that reaches past a given offset (files over 256 KiB are read in chunks
+# of 128 KiB, or 4 MiB for one alone, by whichever thread is free).
 load '../helpers'
 
 setup_resize() {
     [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    PRELOAD=$(dirname "$MD5SUM")/resize_preload.so
+    PRELOAD=$(dirname "$MD5SUM")/fault_preload.so
     [ -f "$PRELOAD" ] || skip "$PRELOAD is not built (make check builds it)"
     require_gnu
     head -c 1048576 /dev/urandom > chunk

@@ -177,7 +177,7 @@ local_legs() {
         if ! command -v clang >/dev/null 2>&1; then
             note "not ok - tsan leg not run: clang is missing (apt-get install clang)"
         elif ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B=build-tsan CC=clang SANITIZE=thread \
-                build-tsan/md5sum build-tsan/md5test build-tsan/resize_preload.so; then
+                build-tsan/md5sum build-tsan/md5test build-tsan/fault_preload.so; then
             note "not ok - tsan leg: the ThreadSanitizer build failed"
         else
             MD5SUM_SANITIZED=1 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" CLI_SUITES=$CLI_THREADS \

@@ -1,11 +1,16 @@
-/* LD_PRELOAD fault injector for tests/cli/resize.bats: just before the
- * program's first read of the file named by $RESIZE_PATH that reaches past
- * offset $RESIZE_AT (read(2) or pread(2), from any thread), the file is
- * truncated or extended to $RESIZE_TO bytes.  The file then changes at a
- * known point of its reading, and the result can be compared with GNU
- * md5sum's digest of the file as it ends up. */
+/* LD_PRELOAD fault injector for tests/cli/resize.bats.  Reads are read(2)
+ * and pread(2), from any thread.
+ * - Resizing: just before the program's first read of the file named by
+ *   $RESIZE_PATH that reaches past offset $RESIZE_AT, the file is truncated
+ *   or extended to $RESIZE_TO bytes.  The file then changes at a known
+ *   point of its reading, and the result can be compared with GNU md5sum's
+ *   digest of the file as it ends up.
+ * - Failing: with $FAIL_AT set, every read that reaches past that offset of
+ *   a regular file larger than it fails with EIO, as a bad disk sector would
+ *   make it, whichever thread reads and wherever the reading began. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -37,21 +42,48 @@ static void maybe_resize(int fd, off64_t at, size_t n)
     pthread_mutex_unlock(&lock);
 }
 
+/* Should a read of N bytes at AT from FD fail, by $FAIL_AT? */
+static int fails(int fd, off64_t at, size_t n)
+{
+    const char *from = getenv("FAIL_AT");
+    struct stat st;
+    off64_t limit;
+
+    if (!from || n == 0)
+        return 0;
+    limit = (off64_t)strtoll(from, NULL, 10);
+    return at + (off64_t)n > limit && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+           st.st_size > limit;
+}
+
+/* What every read does first: resize, or fail (-1, errno EIO). */
+static int fault(int fd, off64_t at, size_t n)
+{
+    maybe_resize(fd, at, n);
+    if (!fails(fd, at, n))
+        return 0;
+    errno = EIO;
+    return -1;
+}
+
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-    maybe_resize(fd, off, n);
+    if (fault(fd, off, n) != 0)
+        return -1;
     return ((pread_fn *)dlsym(RTLD_NEXT, "pread"))(fd, buf, n, off);
 }
 
 /* With _FILE_OFFSET_BITS=64 the program calls pread64. */
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
-    maybe_resize(fd, off, n);
+    if (fault(fd, off, n) != 0)
+        return -1;
     return ((pread_fn *)dlsym(RTLD_NEXT, "pread64"))(fd, buf, n, off);
 }
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-    maybe_resize(fd, lseek64(fd, 0, SEEK_CUR), n);
+    if (fault(fd, lseek64(fd, 0, SEEK_CUR), n) != 0)
+        return -1;
     return ((read_fn *)dlsym(RTLD_NEXT, "read"))(fd, buf, n);
 }
