@@ -21,7 +21,11 @@
 
 /* Bytes [FROM, TO) of buffer P (from alloc_down, which aligns buffers of
  * BIGBUF_HUGE_PAGE or more to it) will mostly be used: in huge pages where
- * they can be, the whole ones that fit. */
-void bigbuf_huge(unsigned char *p, size_t from, size_t to);
+ * they can be, the whole ones that fit.  Bytes [FROM, TOUCHED) may have
+ * been touched already, in small pages: a fault in a huge page's range
+ * where any small page is mapped maps a small one too, so the huge pages
+ * they lie in are made now (Linux's MADV_COLLAPSE, where there is one),
+ * keeping what they hold. */
+void bigbuf_huge(unsigned char *p, size_t from, size_t to, size_t touched);
 
 #endif

@@ -16,7 +16,7 @@ void arena_init(struct arena *a, size_t want)
     a->cap = want;
     a->buf = alloc_down(&a->cap, ARENA_SMALLEST);
     a->huge = 0;
-    a->used = 0;
+    a->used = a->touched = 0;
     a->live = 0;
     a->sealed = 0;
 }
@@ -52,6 +52,8 @@ static unsigned char *arena_take(struct arena *a, size_t n)
     size_t at = lines(a->used);
 
     a->used = at + n;
+    if (a->touched < a->used)
+        a->touched = a->used;
     a->live++;
     return a->buf + at;
 }
@@ -59,7 +61,7 @@ static unsigned char *arena_take(struct arena *a, size_t n)
 void arena_expect(struct arena *a, size_t n)
 {
     if (!a->huge && a->used + n >= BIGBUF_HUGE_PAGE / 2) {
-        bigbuf_huge(a->buf, 0, a->cap);
+        bigbuf_huge(a->buf, 0, a->cap, a->touched);
         a->huge = 1;
     }
 }

@@ -16,6 +16,7 @@ struct arena {
     size_t cap, used;
     unsigned live;        /* files in it not yet hashed */
     int sealed;           /* takes nothing until it is empty */
+    size_t touched;       /* the most it has held: bytes touched so far */
     int huge;             /* in huge pages from now on (bigbuf.h) */
 };
 

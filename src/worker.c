@@ -32,6 +32,7 @@ struct worker {
     unsigned char *stream_bufs, *lane_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
     int huge_streams;                    /* first buffers in huge pages */
+    unsigned bufs_touched;               /* pairs used so far: the first ones */
     int streams_delta;                   /* started less finished, untold */
     unsigned share;                      /* streams it should read at most */
     struct arena arena;                  /* whole small files */
@@ -96,7 +97,7 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
         w->io.ahead_buf[0] = w->stream_bufs;
         w->io.ahead_buf[1] = w->stream_bufs + STREAM_AHEAD_BUF;
         w->lane_bufs += 2 * STREAM_AHEAD_BUF;
-        bigbuf_huge(w->stream_bufs, 0, 2 * STREAM_AHEAD_BUF);
+        bigbuf_huge(w->stream_bufs, 0, 2 * STREAM_AHEAD_BUF, 0);
     }
     /* Taken from the end: the first buffers first. */
     w->max_streams = w->n_free_bufs = max_streams;
@@ -243,6 +244,8 @@ static void take(struct worker *w, const struct budget *b, const struct claim *c
             finish(w, t, &out);
     } else {
         t->bufs = w->free_bufs[--w->n_free_bufs];
+        if (w->bufs_touched <= t->bufs)
+            w->bufs_touched = t->bufs + 1;
         w->streams_delta++;
         stream_start(t, w->lane_bufs + STREAM_BUF * t->bufs,
                      w->lane_bufs + STREAM_BUF * (w->max_streams + t->bufs), c->at);
@@ -264,8 +267,10 @@ static void take_all(struct worker *w, const struct budget *b, const struct clai
     }
     arena_expect(&w->arena, small);
     if (!w->huge_streams && streams * STREAM_BUF >= BIGBUF_HUGE_PAGE / 2) {
-        bigbuf_huge(w->stream_bufs, (size_t)(w->lane_bufs - w->stream_bufs),
-                    (size_t)(w->lane_bufs - w->stream_bufs) + STREAM_BUF * w->max_streams);
+        size_t from = (size_t)(w->lane_bufs - w->stream_bufs);
+
+        bigbuf_huge(w->stream_bufs, from, from + STREAM_BUF * w->max_streams,
+                    from + STREAM_BUF * w->bufs_touched);
         w->huge_streams = 1;
     }
     for (i = 0; i < n; i++)
