@@ -68,7 +68,8 @@ static unsigned start_threads(struct queue *q, unsigned n)
 
 void pool_start(struct queue *q, unsigned n)
 {
-    /* Until the threads say otherwise: shares count on N from the start. */
+    /* No thread runs yet, and each one's share of the streams counts on N
+     * from its first claim. */
     q->workers = n;
     if (n > 1)
         n_threads = start_threads(q, n);

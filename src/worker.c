@@ -32,7 +32,7 @@ struct worker {
     unsigned char *stream_bufs, *lane_bufs;
     unsigned free_bufs[WORKER_MAX_TASKS], n_free_bufs;
     int huge_streams;                    /* first buffers in huge pages */
-    unsigned bufs_touched;               /* pairs used so far: the first ones */
+    unsigned bufs_touched;               /* pairs [0, this) hold all used so far */
     int streams_delta;                   /* started less finished, untold */
     unsigned share;                      /* streams it should read at most */
     struct arena arena;                  /* whole small files */
