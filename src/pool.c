@@ -17,8 +17,13 @@
 #define ARENA_TOTAL (2 * ARENA_MAX)
 #define ARENA_MIN ((size_t)1 << 20)
 
-static struct worker **workers;
-static pthread_t *threads;
+/* A worker on a thread of its own. */
+struct member {
+    struct worker *worker;
+    pthread_t thread;
+};
+
+static struct member *members;
 static unsigned n_threads;
 static struct worker *inline_worker;
 static int io_running;
@@ -45,17 +50,18 @@ static unsigned start_threads(struct queue *q, unsigned n)
     if (streams < 2)
         streams = 2;
     arena = arena > ARENA_MAX ? ARENA_MAX : arena < ARENA_MIN ? ARENA_MIN : arena;
-    workers = malloc(n * sizeof *workers);
-    threads = malloc(n * sizeof *threads);
-    if (!workers || !threads)
+    members = malloc(n * sizeof *members);
+    if (!members)
         return 0;
     io_running = iothread_start() == 0;
     for (i = 0; i < n; i++) {
-        workers[i] = worker_new(q, pool_tasks_each(n), streams, arena, io_running);
-        if (!workers[i])
+        struct member *m = &members[i];
+
+        m->worker = worker_new(q, pool_tasks_each(n), streams, arena, io_running);
+        if (!m->worker)
             break;
-        if (thread_start(&threads[i], worker_main, workers[i]) != 0) {
-            worker_free(workers[i]);
+        if (thread_start(&m->thread, worker_main, m->worker) != 0) {
+            worker_free(m->worker);
             break;
         }
     }
@@ -95,14 +101,12 @@ void pool_stop(void)
     unsigned i;
 
     for (i = 0; i < n_threads; i++) {
-        pthread_join(threads[i], NULL);
-        worker_free(workers[i]);
+        pthread_join(members[i].thread, NULL);
+        worker_free(members[i].worker);
     }
     n_threads = 0;
-    free(workers);
-    free(threads);
-    workers = NULL;
-    threads = NULL;
+    free(members);
+    members = NULL;
     if (io_running) {
         iothread_stop();
         io_running = 0;
