@@ -7,8 +7,8 @@
 #include "iothread.h"
 #include "threads.h"
 
-/* Budgets, shared by the workers: large files read at once (two chunk
- * buffers each, of which a stream in lanes with others touches 128 KiB),
+/* Budgets, shared by the workers: large files read at once (each with two
+ * chunk buffers, stream.h, the second seldom touched in lanes with others),
  * and arenas for small files.  The largest arena holds a file of 256 KiB
  * for each of 32 lanes: 32 times 256 KiB and 128 bytes (a byte more than
  * the size, the padding, whole cache lines). */
