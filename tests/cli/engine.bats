@@ -197,11 +197,14 @@ Try 'md5sum --help' for more information." ]
     done
     mkdir dir
     local j f
+    # Standard input is read by the submitting thread whatever -j says.
+    for f in f0 f1 f65 f16777216 f16777217 f17825792 nosuch dir; do
+        same "md5sum --tag - < $f"
+    done
     for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
         for f in f0 f1 f65 f16777216 f16777217 f17825792 nosuch dir; do
             same "md5sum $f"
-            same "md5sum --tag - < $f"
         done
         "$GNU_MD5SUM" f16777217 > list1
         same 'md5sum -c list1'
