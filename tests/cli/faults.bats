@@ -259,7 +259,7 @@ same_shape() {
     done
     "$GNU_MD5SUM" big* > list
     cp list gnu/list
-    # (-j8 spreads these 60 over more workers than need one: no hand-over.)
+    # Not -j8: a debugging run saw no failing file handed over there.
     local j run="FAIL_AT=2097152 LD_PRELOAD=$preload md5sum"
     for j in $(job_counts 1 2 3); do
         ours_jobs "$j"

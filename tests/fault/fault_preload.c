@@ -1,5 +1,5 @@
-/* LD_PRELOAD fault injector for tests/cli/resize.bats.  Reads are read(2)
- * and pread(2), from any thread.
+/* LD_PRELOAD fault injector for tests/cli/resize.bats and faults.bats.
+ * Reads are read(2) and pread(2), from any thread.
  * - Resizing: just before the program's first read of the file named by
  *   $RESIZE_PATH that reaches past offset $RESIZE_AT, the file is truncated
  *   or extended to $RESIZE_TO bytes.  The file then changes at a known
