@@ -34,7 +34,7 @@ struct sample {
 
 static struct timespec start;
 static int stdout_tty, stdin_tty;
-static volatile sig_atomic_t shown;   /* a line is drawn: read by on_sigpipe */
+static volatile sig_atomic_t shown;   /* a line is drawn: read by on_fatal_signal */
 /* The cursor is at the start of a line as far as the writes we see tell:
  * after -z records on the terminal it is not, and nothing is drawn. */
 static int line_start = 1;
@@ -62,10 +62,11 @@ static void before_writing(int fd, const void *p, size_t n)
         line_start = ((const char *)p)[n - 1] == '\n';
 }
 
-/* Killed by SIGPIPE (stdout's reader gone), the run would leave its line
- * behind: erase it, then die of the signal as before (the handler was reset
- * on entry; the signal raised again is delivered as the handler returns). */
-static void on_sigpipe(int sig)
+/* Killed by a signal (stdout's reader gone, Ctrl-C, kill), the run would
+ * leave its line behind: erase it, then die of the signal as before (the
+ * handler was reset on entry; the signal raised again is delivered as the
+ * handler returns). */
+static void on_fatal_signal(int sig)
 {
     if (shown) {
         ssize_t rc = write(STDERR_FILENO, ERASE, sizeof ERASE - 1);
@@ -316,7 +317,9 @@ static void tick(void *arg)
 
 void progress_start(void)
 {
+    static const int fatal[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     struct sigaction sa;
+    size_t i;
 
     if (!isatty(STDERR_FILENO))
         return;
@@ -327,13 +330,16 @@ void progress_start(void)
     engine_set_tick(tick, NULL);
     before_write_set(before_writing);
     atexit(erase);
-    /* Ignored, SIGPIPE stays so: the run then ends through a write error,
-     * and the line is erased before it is reported. */
-    if (sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler == SIG_DFL) {
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_sigpipe;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESETHAND;
-        sigaction(SIGPIPE, &sa, NULL);
+    /* A signal that is ignored stays so: a SIGPIPE then ends the run
+     * through a write error, and the line is erased before it is reported;
+     * an ignored SIGINT (a background job's) does nothing. */
+    for (i = 0; i < sizeof fatal / sizeof *fatal; i++) {
+        if (sigaction(fatal[i], NULL, &sa) == 0 && sa.sa_handler == SIG_DFL) {
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_fatal_signal;
+            sigemptyset(&sa.sa_mask);
+            sa.sa_flags = SA_RESETHAND;
+            sigaction(fatal[i], &sa, NULL);
+        }
     }
 }

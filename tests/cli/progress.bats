@@ -238,6 +238,17 @@ ifo"; wait'
     drawn '^fifo  '
 }
 
+@test "ended by Ctrl-C or kill (SIGINT, SIGTERM): the line is erased first" {
+    printf abc > a
+    mkfifo fifo
+    # timeout --foreground leaves md5sum in the terminal's foreground group,
+    # where the line is drawn; the signal comes while the FIFO is read.
+    for sig in INT TERM; do
+        tty_same "\$FEED fifo & timeout --foreground --preserve-status -s $sig 0.8 md5sum \$P a fifo; echo \"status \$?\"; wait"
+        drawn '^fifo  '
+    done
+}
+
 @test "--help shows --progress" {
     run ours 'md5sum --help'
     assert_success
