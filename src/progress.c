@@ -5,6 +5,7 @@
  * only one that writes to stdout or stderr.  Draws and erases are each one
  * write(2): "\r", the line, then erase to the end of it ("\033[K"); "\r\033[K"
  * alone erases. */
+#define _XOPEN_SOURCE 700   /* wcwidth, an XSI function */
 #include "progress.h"
 
 #include <signal.h>
@@ -149,9 +150,10 @@ static double rate(double t, uintmax_t bytes)
 }
 
 /* The bytes of S, printable as quote_name makes it, that fit in COLS
- * columns and MAX bytes; *USED is set to their columns.  A character of
- * more than one byte counts as two columns, the most a terminal gives one:
- * the line may come out a little short, never so long that it wraps. */
+ * columns and MAX bytes; *USED is set to their columns, as wcwidth gives
+ * them (a character it does not know counts as two, the most a terminal
+ * gives one: the line may come out a little short, never so long that it
+ * wraps). */
 static size_t fit(const char *s, size_t cols, size_t max, size_t *used_cols)
 {
     size_t len = strlen(s), i = 0, used = 0;
@@ -162,12 +164,18 @@ static size_t fit(const char *s, size_t cols, size_t max, size_t *used_cols)
         size_t n = 1, w = 1;
 
         if ((unsigned char)s[i] >= 0x80 && MB_CUR_MAX > 1) {
-            n = mbrtowc(NULL, s + i, len - i, &st);
+            wchar_t wc;
+            int cw;
+
+            n = mbrtowc(&wc, s + i, len - i, &st);
             if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
                 n = 1;
                 memset(&st, 0, sizeof st);
+                cw = -1;
+            } else {
+                cw = wcwidth(wc);
             }
-            w = 2;
+            w = cw < 0 ? 2 : (size_t)cw;
         }
         if (used + w > cols || i + n > max)
             break;

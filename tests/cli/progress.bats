@@ -32,14 +32,17 @@ on_tty() {
     echo "$rc" > "$T/$1.rc"
 }
 
-# render WHO: parse $T/WHO.raw as a terminal of $COLS columns shows it,
+# render WHO: parse $T/WHO.raw as a terminal of $COLS columns shows it
+# (UTF-8, wide characters taking two columns),
 # and fail unless the progress line keeps its rules: drawn as "\r", the line
 # and "\033[K", at the start of a line, no wider than the terminal (less one
 # column); erased by "\r\033[K" before any other byte; erased at the end.
 # Prints the text that remains (CRLF as LF); the lines drawn go to
 # $T/WHO.draws, one a line.
 render() {
-    COLS=${COLS:-80} DRAWS=$T/$1.draws perl -e '
+    COLS=${COLS:-80} DRAWS=$T/$1.draws perl -MEncode -e '
+        # The columns of a line in UTF-8: two for a wide character.
+        sub width { my $u = decode("UTF-8", shift); length($u) + (() = $u =~ /[\p{EA=W}\p{EA=F}]/g) }
         local $/; my $s = <STDIN>; $s =~ s/\r\n/\n/g;
         my ($text, $shown, @draws) = ("", 0);
         while (length $s) {
@@ -49,7 +52,7 @@ render() {
             } elsif ($s =~ s/^\r([^\r\n\e]+)\e\[K//) {
                 my $line = $1;
                 $text eq "" || $text =~ /\n\z/ or die "drawn after a partial line: $line\n";
-                length($line) < $ENV{COLS} or die "wider than the terminal: $line\n";
+                width($line) < $ENV{COLS} or die "wider than the terminal: $line\n";
                 push @draws, $line;
                 $shown = 1;
             } elsif ($s =~ s/^([^\r\e]+)//) {
@@ -215,6 +218,17 @@ ifo"; wait'
     tty_same '$FEED "'"$long"'" & (sleep 0.8; stty cols 30) & md5sum $P "'"$long"'"; wait'
     drawn '^.{40,}$'
     tail -n 1 "$T/ours.draws" | grep -qE '^.{1,29}$'
+}
+
+@test "names in UTF-8 are cut by the columns their characters take" {
+    local accented wide
+    accented=$(printf '\303\251%.0s' $(seq 60))   # e-acute: one column
+    wide=$(printf '\346\227\245%.0s' $(seq 60))   # a CJK ideograph: two
+    mkfifo "$accented" "$wide"
+    LC_ALL=C.UTF-8 COLS=40 tty_same '$FEED "'"$accented"'" & md5sum $P "'"$accented"'"; wait'
+    drawn '^(?:\xc3\xa9){16,}  '
+    LC_ALL=C.UTF-8 COLS=40 tty_same '$FEED "'"$wide"'" & md5sum $P "'"$wide"'"; wait'
+    drawn '^(?:\xe6\x97\xa5){8,}  '
 }
 
 @test "-z records on the terminal: nothing is drawn over a line not ended" {
