@@ -5,7 +5,8 @@
  * only one that writes to stdout or stderr.  Draws and erases are each one
  * write(2): "\r", the line, then erase to the end of it ("\033[K"); "\r\033[K"
  * alone erases. */
-#define _XOPEN_SOURCE 700   /* wcwidth, an XSI function */
+/* wcwidth is an XSI function. */
+#define _XOPEN_SOURCE 700 /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 #include "progress.h"
 
 #include <signal.h>
