@@ -87,7 +87,7 @@ $(B)/%.o: src/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/%.o: src/%.S
+$(B)/%.o: src/%.S src/compress/md5_steps.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
 

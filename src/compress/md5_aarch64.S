@@ -40,6 +40,8 @@
 #endif
 #define MD5_GNU_PROPERTY_FEATURES (MD5_GNU_PROPERTY_BTI | MD5_GNU_PROPERTY_PAC)
 
+#include "md5_steps.h"   /* the constants, at the end */
+
 /* Register map.  x18 is the platform register and is never used; x19-x26 are
  * callee-saved and restored on return. */
 state   .req x0         // uint32_t state[4]
@@ -316,27 +318,14 @@ md5_compress_aarch64:
 2:      ret
         .size   md5_compress_aarch64, . - md5_compress_aarch64
 
-/* K[i] = floor(2^32 * abs(sin(i))), i = 1..64: one line per group of four
- * steps, i.e. per ldp pair. */
+/* K[i] = floor(2^32 * abs(sin(i))), i = 1..64, in step order: 16 bytes,
+ * one ldp of two x registers, for each group of four steps.  The list is
+ * md5_steps.h's. */
+#define MD5_K_WORD(a, b, c, d, k, K, s) .word K;
         .section .rodata
         .p2align 4
 .Lmd5_k:
-        .word   0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee
-        .word   0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501
-        .word   0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be
-        .word   0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821
-        .word   0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa
-        .word   0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8
-        .word   0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed
-        .word   0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a
-        .word   0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c
-        .word   0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70
-        .word   0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05
-        .word   0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665
-        .word   0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039
-        .word   0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1
-        .word   0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1
-        .word   0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391
+        MD5_STEPS(MD5_K_WORD, MD5_K_WORD, MD5_K_WORD, MD5_K_WORD, MD5_K_WORD)
 
 #if MD5_GNU_PROPERTY_FEATURES != 0
 /* Tell the linker this object is BTI / PAC clean, or it drops the marking

@@ -1,6 +1,6 @@
 /* The 64 steps of MD5 (RFC 1321) in order, the one list that md5_portable.c
- * and the lane kernels expand.  (md5_aarch64.S has its own copy of the
- * constants, in its .rodata table.)
+ * and the lane kernels expand, and md5_aarch64.S too for its table of
+ * constants (so only comments and macros here: it is assembled).
  *
  * MD5_STEPS(F, G, H, I, I_LAST) expands to X(a, b, c, d, k, K, s) for each
  * step, X being the macro of the step's round: a = b + rotl(a + f(b, c, d) +
