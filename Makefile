@@ -63,7 +63,7 @@ CLI_OBJ = $(B)/main.o $(B)/operands.o $(B)/hash.o $(B)/check.o $(B)/checkline.o 
           $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/diag.o $(B)/xalloc.o \
           $(B)/progress.o $(B)/before_write.o $(ENGINE_OBJ)
 # The engine: the ordered queue, the pool of workers, their inputs and lanes, threads.
-ENGINE_OBJ = $(B)/engine.o $(B)/pool.o $(B)/queue.o $(B)/worker.o $(B)/whole.o $(B)/stream.o $(B)/lanes.o \
+ENGINE_OBJ = $(B)/engine.o $(B)/pool.o $(B)/queue.o $(B)/worker.o $(B)/budget.o $(B)/whole.o $(B)/stream.o $(B)/lanes.o \
           $(B)/iothread.o $(B)/threads.o $(B)/bigbuf.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/lanes_tests.o $(B)/lanes.o

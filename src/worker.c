@@ -4,11 +4,11 @@
 #include <string.h>
 
 #include "bigbuf.h"
+#include "budget.h"
 #include "stream.h"
 #include "whole.h"
 #include "xalloc.h"
 
-#define SMALL_MAX ((size_t)256 << 10) /* larger files are streams */
 #define READ_BUF ((size_t)64 << 10)   /* for a small file that grew */
 
 struct done {
@@ -41,19 +41,6 @@ struct worker {
     unsigned n_done;
 };
 
-/* The largest small file: so that a file for every one of LANES fits in
- * an arena of CAP bytes, and the lanes fill; -1 if not even an empty file
- * fits (every file is then a stream). */
-static off_t small_max(size_t cap, unsigned lanes)
-{
-    size_t each = cap / lanes & ~(size_t)63;   /* as arena_need rounds */
-
-    if (each < arena_need(0))
-        return -1;
-    each -= 1 + MD5_PAD_MAX;
-    return (off_t)(each < SMALL_MAX ? each : SMALL_MAX);
-}
-
 struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_streams, size_t arena,
                           int io_thread)
 {
@@ -75,7 +62,7 @@ struct worker *worker_new(struct queue *q, unsigned max_tasks, unsigned max_stre
     w->io.io_thread = io_thread;
     arena_init(&w->arena, arena);
     lanes_init(&w->lanes, MD5_MB_MAX_LANES);
-    w->small_max = small_max(w->arena.cap, w->lanes.cap);
+    w->small_max = budget_small_max(w->arena.cap, w->lanes.cap);
     /* Not more streams than lanes: a stream holds its lane to its end. */
     if (max_streams > w->lanes.cap)
         max_streams = w->lanes.cap;
@@ -159,14 +146,6 @@ static void finish(struct worker *w, struct task *t, const struct outcome *out)
     release(w, t);
 }
 
-/* What a worker can start now, spent as claims are taken (queue_fits). */
-struct budget {
-    unsigned tasks;      /* free tasks */
-    unsigned streams;    /* streams it may start: free buffers, within its share */
-    size_t arena;        /* arena bytes free */
-    off_t small_max;     /* the largest small file */
-};
-
 /* W's budget, with at most SHARE streams in all. */
 static void budget_of(const struct worker *w, unsigned share, struct budget *b)
 {
@@ -178,34 +157,6 @@ static void budget_of(const struct worker *w, unsigned share, struct budget *b)
         b->streams = w->n_free_bufs;
     b->arena = arena_room(&w->arena);
     b->small_max = w->small_max;
-}
-
-/* Is a file of SIZE read whole, by the worker whose budget is B? */
-static int is_small(const struct budget *b, off_t size)
-{
-    return size >= 0 && size <= b->small_max;
-}
-
-/* queue_fits: a small file needs arena room, a large one a stream. */
-static int fits(const struct claim *c, void *arg)
-{
-    struct budget *b = arg;
-
-    if (b->tasks == 0)
-        return 0;
-    if (is_small(b, c->size)) {
-        size_t need = arena_need(c->size);
-
-        if (need > b->arena)
-            return 0;
-        b->arena -= need;
-    } else {
-        if (b->streams == 0)
-            return 0;
-        b->streams--;
-    }
-    b->tasks--;
-    return 1;
 }
 
 /* The streams W may have in all now (with the queue's lock held). */
@@ -234,7 +185,7 @@ static void take(struct worker *w, const struct budget *b, const struct claim *c
     t->hashed = (uintmax_t)c->at;
     t->in_lane = 0;
     memcpy(t->start, c->state, sizeof t->start);
-    if (is_small(b, c->size)) {
+    if (budget_small(b, c->size)) {
         struct outcome out;
 
         t->kind = TASK_MESSAGE;
@@ -260,7 +211,7 @@ static void take_all(struct worker *w, const struct budget *b, const struct clai
     size_t small = 0, streams = w->max_streams - w->n_free_bufs, i;
 
     for (i = 0; i < n; i++) {
-        if (is_small(b, c[i].size))
+        if (budget_small(b, c[i].size))
             small += arena_need(c[i].size);
         else
             streams++;
@@ -289,13 +240,13 @@ static int fill(struct worker *w)
     w->share = stream_share_locked(w);
     queue_unlock(w->io.q);
     budget_of(w, w->share, &b);
-    n = queue_take_deferred(w->io.q, c, b.tasks, fits, &b);
+    n = queue_take_deferred(w->io.q, c, b.tasks, budget_fits, &b);
     got = n > 0;
     take_all(w, &b, c, n);
     /* Claim only with room for some input: whatever does not fit is
      * deferred for the other workers. */
     if (b.tasks > 0 && (b.streams > 0 || b.arena > 0)) {
-        n = queue_claim(w->io.q, c, b.tasks, fits, &b);
+        n = queue_claim(w->io.q, c, b.tasks, budget_fits, &b);
         got |= n > 0;
         take_all(w, &b, c, n);
     }
@@ -435,7 +386,7 @@ static int has_work_locked(struct worker *w)
         return 1;
     share = stream_share_locked(w);
     budget_of(w, share, &b);
-    if (queue_any_deferred_fits_locked(q, fits, &b))
+    if (queue_any_deferred_fits_locked(q, budget_fits, &b))
         return 1;
     budget_of(w, share, &b);
     return b.tasks > 0 && (b.streams > 0 || b.arena > 0) && queue_claimable_locked(q);
