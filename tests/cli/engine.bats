@@ -23,7 +23,9 @@ sanitized() {
     printf xyz > b
     mkfifo fifo
     # The writer waits (up to 20 s) for two result lines, then feeds the FIFO.
-    same 'md5sum a b fifo a > out & p=$!
+    # out is made empty first: the background shell may not have opened it
+    # yet when the first wc runs, and a file left by the last run would do.
+    same ': > out; md5sum a b fifo a > out & p=$!
           for i in $(seq 400); do [ "$(wc -l < out)" -ge 2 ] && break; sleep 0.05; done
           echo "lines before the FIFO was written: $(wc -l < out)"
           printf data > fifo; wait $p; echo "exit $?"; cat out'
@@ -39,7 +41,7 @@ sanitized() {
     local j
     for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
-        same 'md5sum -c list > out & p=$!
+        same ': > out; md5sum -c list > out & p=$!
               for i in $(seq 400); do [ "$(wc -l < out)" -ge 2 ] && break; sleep 0.05; done
               echo "lines before the FIFO was written: $(wc -l < out)"
               printf data > fifo; wait $p; echo "exit $?"; cat out'
