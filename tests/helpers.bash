@@ -15,8 +15,8 @@ bats_require_minimum_version 1.5.0
 
 # load_library NAME: what bats_load_library NAME loads.  Every test loads
 # these afresh, and the libraries' own load.bash forks $(dirname) once for
-# each of their 15 files: 0.13 s a test on this VM, about a minute of each
-# make check.  Their src/*.bash hold only functions, so the files are
+# each of their 15 files: 0.13 s a test on this VM (make check from a clean
+# clone went from 801 s to 755 s without them).  Their src/*.bash hold only functions, so the files are
 # sourced directly, with the library's loader kept for another layout.
 load_library() {
     local dir f

@@ -157,6 +157,7 @@ if want aarch64 || want s390x || want i686; then
 else
     tools/install-deps.sh || true
 fi
+# The checks of the build itself: -Werror builds, man page lint, install.
 build_leg() {
     if want build; then
         echo "# ===== build, man page, install ====="
