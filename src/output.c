@@ -2,8 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,7 +24,6 @@ VERIFY(chunk_fits_buffer, LINE_CHUNK < OUT_CAP);
 static char buf[OUT_CAP];
 static size_t used;
 static size_t threshold;   /* 0 until the first write */
-static int to_pipe;         /* stdout is a pipe or FIFO */
 static int nul_records;     /* -z: records end with NUL, not newline */
 static int write_failed;   /* a write failed: ferror(stdout) in stdio terms */
 static int last_errno;
@@ -42,11 +39,8 @@ static void set_threshold(void)
     struct stat st;
 
     threshold = 4096;
-    if (fstat(STDOUT_FILENO, &st) == 0) {
-        if (st.st_blksize > 0 && st.st_blksize < OUT_CAP)
-            threshold = (size_t)st.st_blksize;
-        to_pipe = S_ISFIFO(st.st_mode);
-    }
+    if (fstat(STDOUT_FILENO, &st) == 0 && st.st_blksize > 0 && st.st_blksize < OUT_CAP)
+        threshold = (size_t)st.st_blksize;
 }
 
 /* Write the first N pending bytes; on failure they are dropped, as glibc
@@ -94,19 +88,9 @@ static void push_lines(void)
 
 void out_sync(void)
 {
-    struct pollfd p;
-
     if (threshold == 0)
         set_threshold();
-    if (!nul_records && next_chunk() > 0) {
-        push_lines();
-        return;
-    }
-    p.fd = STDOUT_FILENO;
-    p.events = POLLOUT;
-    p.revents = 0;
-    if (to_pipe && poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
-        raise(SIGPIPE);
+    push_lines();
 }
 
 void out_flush(void)

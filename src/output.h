@@ -28,9 +28,8 @@ void out_char(char c);
 void out_str(const char *s);
 
 /* Write out every complete line, as the engine waits for more results.
- * With none to write, and stdout a pipe whose reader has gone, raise
- * SIGPIPE now, as the next write would: a run whose output nobody reads any
- * more ends at once (with SIGPIPE ignored, nothing happens here). */
+ * A reader that has gone is noticed by the write, as GNU notices it: a run
+ * with nothing to write (--status, every operand failing) ends normally. */
 void out_sync(void);
 
 /* Write out everything pending: before a diagnostic, so that stdout and

@@ -156,6 +156,24 @@ same_shape() {
     same 'trap "" PIPE; md5sum -c l nosuch | head -c 1; echo " ${PIPESTATUS[0]}"'
 }
 
+@test "a reader gone with nothing written to it: no SIGPIPE, GNU's messages and status" {
+    # GNU notices a reader that has gone only when it writes: with nothing
+    # to write (--status, --quiet and every entry OK, every operand failing)
+    # it ends normally.  The reader, true, is gone before the first result.
+    files
+    "$GNU_MD5SUM" f g > ok
+    "$GNU_MD5SUM" f > half
+    echo "$BAD  g" >> half
+    local j
+    for j in $(job_counts 1 2 8 64); do
+        ours_jobs "$j"
+        same '( md5sum -c --quiet ok; echo "rc=$?" >&2 ) | true'
+        same '( md5sum -c --status ok half; echo "rc=$?" >&2 ) | true'
+        same '( md5sum nosuch .; echo "rc=$?" >&2 ) | true'
+        same '( md5sum -c --quiet nosuch-list; echo "rc=$?" >&2 ) | true'
+    done
+}
+
 @test "SIGPIPE ignored with --tag and -z: write error, later operands still processed" {
     for i in $(seq 1 2000); do echo "$i" > "many$i"; done
     same 'trap "" PIPE; md5sum --tag many* nosuch | head -c 1; echo " ${PIPESTATUS[0]}"'
