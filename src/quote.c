@@ -8,7 +8,11 @@
  *   - otherwise it is single-quoted, ' written as '\'', and each run of
  *     unprintable bytes written as $'...' with C escapes or 3-digit octal.
  * In a multibyte locale a valid printable character is a safe unit of its
- * own; an invalid byte, or an incomplete sequence at the end, is unprintable. */
+ * own; an invalid byte, or an incomplete sequence at the end, is unprintable.
+ * One exception: a character of several bytes whose second or later byte is
+ * the ASCII code of [ \ ^ ` or | (BIG5, GBK, GB18030, Shift_JIS have such
+ * characters) forces quotes, as old shells read that byte as itself.  That
+ * byte is still copied raw, and the character stays double-quote compatible. */
 #include "quote.h"
 
 #include <ctype.h>
@@ -65,6 +69,18 @@ static int shell_special(unsigned char c, size_t i, size_t len)
     }
 }
 
+/* Does the character of LEN bytes at S hold, after its first byte, a byte
+ * that an old shell would take for one of its special characters? */
+static int shell_special_tail(const char *s, size_t len)
+{
+    size_t j;
+
+    for (j = 1; j < len; j++)
+        if (s[j] != '\0' && strchr("[\\^`|", s[j]) != NULL)
+            return 1;
+    return 0;
+}
+
 /* May C appear in a double-quoted name (which escapes nothing)? */
 static int dquote_ok(unsigned char c, size_t i, size_t len)
 {
@@ -96,7 +112,10 @@ static void scan(const char *name, size_t len, int *needs_quotes, int *dquotes)
         if (!u.printable) {
             *needs_quotes = 1;
             all_dq = 0;
-        } else if (u.len == 1) {
+        } else if (u.len > 1) {
+            if (shell_special_tail(name + i, u.len))
+                *needs_quotes = 1;
+        } else {
             if (shell_special(c, i, len))
                 *needs_quotes = 1;
             if (!dquote_ok(c, i, len))
