@@ -8,7 +8,9 @@
  *   - otherwise it is single-quoted, ' written as '\'', and each run of
  *     unprintable bytes written as $'...' with C escapes or 3-digit octal.
  * In a multibyte locale a valid printable character is a safe unit of its
- * own; an invalid byte, or an incomplete sequence at the end, is unprintable.
+ * own; an invalid byte, or an incomplete sequence at the end, is unprintable,
+ * and each byte of an unprintable unit of several bytes is written in octal
+ * (a ' or a control byte in it included: gnulib never looks inside).
  * One exception: a character of several bytes whose second or later byte is
  * the ASCII code of [ \ ^ ` or | (BIG5, GBK, GB18030, Shift_JIS have such
  * characters) forces quotes, as old shells read that byte as itself.  That
@@ -99,32 +101,42 @@ static int dquote_ok(unsigned char c, size_t i, size_t len)
     }
 }
 
-static void scan(const char *name, size_t len, int *needs_quotes, int *dquotes)
-{
-    size_t i = 0;
-    int has_squote = 0, all_dq = 1;
+/* What quoting a name needs, from one pass over its characters. */
+struct shape {
+    int needs_quotes;
+    int dquotes;          /* printed between double quotes */
+    int has_squote;       /* a ' of its own, not a byte inside a sequence */
+    int ends_unprintable;
+};
 
-    *needs_quotes = len == 0;
+static struct shape scan(const char *name, size_t len)
+{
+    struct shape sh = {len == 0, 0, 0, 0};
+    size_t i = 0;
+    int all_dq = 1;
+
     while (i < len) {
         unsigned char c = (unsigned char)name[i];
         struct unit u = next_unit(name + i, len - i);
 
         if (!u.printable) {
-            *needs_quotes = 1;
+            sh.needs_quotes = 1;
             all_dq = 0;
         } else if (u.len > 1) {
             if (shell_special_tail(name + i, u.len))
-                *needs_quotes = 1;
+                sh.needs_quotes = 1;
         } else {
             if (shell_special(c, i, len))
-                *needs_quotes = 1;
+                sh.needs_quotes = 1;
             if (!dquote_ok(c, i, len))
                 all_dq = 0;
-            has_squote |= c == '\'';
+            sh.has_squote |= c == '\'';
         }
+        sh.ends_unprintable = !u.printable;
         i += u.len;
     }
-    *dquotes = has_squote && all_dq;
+    sh.dquotes = sh.has_squote && all_dq;
+    return sh;
 }
 
 static char *append(char *out, const char *s, size_t n)
@@ -133,10 +145,13 @@ static char *append(char *out, const char *s, size_t n)
     return out + n;
 }
 
-static char *escape_byte(char *out, unsigned char c)
+/* C_ESCAPES: \n and its kind for a control byte of its own, not for one in
+ * a longer unit (glibc's GB18030 takes "\x81\x30\n" at the end for an
+ * incomplete 4-byte character). */
+static char *escape_byte(char *out, unsigned char c, int c_escapes)
 {
     static const char cesc[] = "\aa\bb\ff\nn\rr\tt\vv";
-    const char *e = c ? memchr(cesc, c, sizeof cesc - 1) : NULL;
+    const char *e = c && c_escapes ? memchr(cesc, c, sizeof cesc - 1) : NULL;
 
     *out++ = '\\';
     if (e && (e - cesc) % 2 == 0) {
@@ -149,38 +164,23 @@ static char *escape_byte(char *out, unsigned char c)
     return out;
 }
 
-/* Does NAME end with an unprintable character (so in a $'...' part)? */
-static int ends_unprintable(const char *name, size_t len)
-{
-    size_t i = 0;
-    int last = 0;
-
-    while (i < len) {
-        struct unit u = next_unit(name + i, len - i);
-        last = !u.printable;
-        i += u.len;
-    }
-    return last;
-}
-
 /* NAME quoted when it needs to be, or when ALWAYS. */
 static char *quote(const char *name, int always)
 {
     size_t len = strlen(name), i = 0;
-    int needs_quotes, dquotes, in_dollar = 0;
+    struct shape sh = scan(name, len);
+    int in_dollar = 0;
     char *res, *out;
 
-    scan(name, len, &needs_quotes, &dquotes);
-    needs_quotes |= always;
     /* Worst case: 6 bytes per input byte (a ' then an unprintable byte give
      * 4 + 7 for 2), plus 1 when the first byte is unprintable ('$'\ooo is 7
      * for 1), the outer quotes and the NUL. */
     res = out = xmalloc(6 * len + 4);
-    if (!needs_quotes || dquotes) {
-        if (dquotes)
+    if (!(sh.needs_quotes || always) || sh.dquotes) {
+        if (sh.dquotes)
             *out++ = '"';
         out = append(out, name, len);
-        if (dquotes)
+        if (sh.dquotes)
             *out++ = '"';
         *out = '\0';
         return res;
@@ -188,9 +188,10 @@ static char *quote(const char *name, int always)
     /* gnulib 9.1 quirk, kept for byte-identical messages: for a name holding
      * a ' it scans the whole name first, then writes it without resetting
      * whether a $'...' part is open.  So when the name ends unprintable, the
-     * writing starts as if a $'...' part were already open. */
-    if (strchr(name, '\''))
-        in_dollar = ends_unprintable(name, len);
+     * writing starts as if a $'...' part were already open.  A ' byte
+     * inside an unprintable sequence is not a ' to gnulib. */
+    if (sh.has_squote)
+        in_dollar = sh.ends_unprintable;
     *out++ = '\'';
     while (i < len) {
         struct unit u = next_unit(name + i, len - i);
@@ -201,7 +202,7 @@ static char *quote(const char *name, int always)
                 out = append(out, "'$'", 3);
             in_dollar = 1;
             for (k = 0; k < u.len; k++)
-                out = escape_byte(out, (unsigned char)name[i + k]);
+                out = escape_byte(out, (unsigned char)name[i + k], u.len == 1);
         } else if (u.len == 1 && name[i] == '\'') {
             /* Closes whichever quoting is open, then an escaped quote. */
             out = append(out, "'\\''", 4);

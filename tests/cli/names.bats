@@ -185,6 +185,11 @@ special_second_bytes_mixed() {
     # the 9.1 quirk of a name that ends unprintable.
     same 'md5sum "it'"'"'s$L\\" "it'"'"'s$L@" "$L\\'"'"'" "$L'"'"'" "it'"'"'s$L\\$(printf "\t")"'
     same 'md5sum "$L\\$(printf "\n")it'"'"'s" "'"'"'$(printf "\001")$L|" "a'"'"'b$L\`$L"'
+    # GB18030 takes a first byte and a digit at the end for a 4-byte
+    # character cut short, whatever the third byte: every byte in octal, a '
+    # or a control byte too, and that ' is none of the name's.
+    export I1="x${L}0'" I2="it's${L}0'" I3="${L}0"$'\n' I4="a${L}0"$'\t'
+    same 'md5sum "$I1" "$I2" "$I3" "$I4"'
 }
 
 @test "such characters among unprintable, invalid and incomplete bytes and single quotes" {
