@@ -24,12 +24,22 @@
 #           (bench/sysfloor.c), which no md5sum can beat here
 #   cold    the media folder evicted from the page cache before each run
 #           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
+#   disk    the media folder and a mixed one (3,000 files of 1-64 KiB with
+#           30 of 2-16 MiB among them, by name), each program once from a
+#           cold cache with the block requests it causes traced (tracefs,
+#           block_rq_complete): $B/md5sum (all CPUs and --jobs=1), GNU md5sum
+#           (twice, to show the spread), cat; hashing and -c.  The reads that
+#           fall in the set's files (filefrag) are replayed in the order the
+#           device completed them on a spinning disk: seeks x SEEK_MS +
+#           bytes / MBPS.  Needs root; prints "# SKIP disk: why" otherwise
 #
 # Environment: B (build dir: binaries go to $B/bench), CFLAGS (default -O2),
 #   BENCH_CCS (compilers, default "cc clang"), BENCH_ROUNDS (x 100 timed
 #   samples per function, default 20), BENCH_DATA (where the test files are
 #   made and kept, default ${TMPDIR:-/tmp}/md5sum-bench), BENCH_RUNS (runs
-#   per program in the whole-process sections, default 11).
+#   per program in the whole-process sections, default 11), SEEK_MS and MBPS
+#   (the disk model: milliseconds a seek, default 8, and MB/s, default 180),
+#   TRACEFS (where tracefs is mounted, default /sys/kernel/tracing).
 # The machines are shared: run it two or three times and quote min and median.
 # Every run names the CPU model and the CPUs it had; quote them with figures.
 set -eu
@@ -40,7 +50,10 @@ BENCH_CCS=${BENCH_CCS:-cc clang}
 BENCH_ROUNDS=${BENCH_ROUNDS:-20}
 BENCH_DATA=${BENCH_DATA:-${TMPDIR:-/tmp}/md5sum-bench}
 BENCH_RUNS=${BENCH_RUNS:-11}
-ALL_SECTIONS="block lanes bigfile sets cold"
+SEEK_MS=${SEEK_MS:-8}
+MBPS=${MBPS:-180}
+TRACEFS=${TRACEFS:-/sys/kernel/tracing}
+ALL_SECTIONS="block lanes bigfile sets cold disk"
 out=$B/bench
 mkdir -p "$out"
 
@@ -201,10 +214,27 @@ make_media() {
     done
 }
 
+# make_mixed DIR: a folder of documents with media among them, once: 3,000
+# files written in name order, F0001.DAT on; every 100th (from F0050) of 2-16
+# MiB, the others of 1-64 KiB (355 MiB in all), so that they interleave.
+make_mixed() {
+    [ -f "$1/F3000.DAT" ] && return
+    mkdir -p "$1"
+    for n in $(seq 1 3000); do
+        if [ $((n % 100)) -eq 50 ]; then
+            size=$((1048576 + (n * 2654435) % 15728640))
+        else
+            size=$((1024 + (n * 7919) % 64512))
+        fi
+        head -c "$size" /dev/urandom > "$1/F$(printf %04d "$n").DAT"
+    done
+}
+
 # set_dir NAME: the directory of a file set, made if needed
 set_dir() {
     case $1 in
         media) make_media "$BENCH_DATA/media" ;;
+        mixed) make_mixed "$BENCH_DATA/mixed" ;;
         *) make_files "$BENCH_DATA/$1" "${1%x*}" "${1#*x}" ;;
     esac
     echo "$BENCH_DATA/$1"
@@ -277,6 +307,191 @@ section_cold() {
     done
     report_times cold-ours cold-gnu cold-cat
     echo "# ours vs GNU, wall: $(ratio cold-ours cold-gnu 1)x; ours / cat: $(ratio cold-cat cold-ours 1)"
+}
+
+# disk_device DIR: "MAJ,MIN START": the disk whose requests the trace shows
+# for DIR's file system, as the trace names it, and the sector of that disk
+# where the file system starts (a partition's offset; 0 on a whole disk).
+# Fails, saying why, where the requests would be traced on some other device.
+disk_device() {
+    sys=/sys/dev/block/$(stat -c '%Hd:%Ld' "$1")
+    if [ ! -e "$sys/dev" ]; then
+        echo "$1 is not on a block device"
+        return 1
+    fi
+    disk=$sys first=0
+    if [ -e "$sys/partition" ]; then
+        disk=$sys/.. first=$(cat "$sys/start")
+    fi
+    if [ -n "$(ls "$disk/slaves" 2>/dev/null)" ]; then
+        echo "$1 is on $(basename "$(cd -P "$disk" && pwd)"), a device over others (device-mapper, md)"
+        return 1
+    fi
+    echo "$(tr : , < "$disk/dev") $first"
+}
+
+# disk_extents FIRST FILE...: the sectors FILEs hold on the disk, "FIRST END"
+# a line, file by file in the order given: filefrag's 512-byte units from the
+# file system's start, plus FIRST (where the file system starts)
+disk_extents() {
+    first=$1
+    shift
+    filefrag -v -b512 "$@" | awk -v first="$first" '
+        /^ *[0-9]+:/ && !/unknown_loc|delalloc|inline/ {
+            gsub(/\.\./, " "); gsub(/:/, " ")
+            printf "%.0f %.0f\n", first + $4, first + $5 + 1 }'
+}
+
+# disk_ranges EXTENTS: the same sectors as sorted ranges, adjacent ones merged
+disk_ranges() {
+    sort -n -k 1,1 "$1" | awk '
+        NR > 1 && $1 <= e { if ($2 > e) e = $2; next }
+        NR > 1 { printf "%.0f %.0f\n", s, e }
+        { s = $1; e = $2 }
+        END { if (NR) printf "%.0f %.0f\n", s, e }'
+}
+
+# disk_replay DEV RANGES TRACE: "KEPT DROPPED SEEKS BYTES LOST" for the read
+# requests TRACE shows completed on DEV: kept when they overlap RANGES (from
+# disk_ranges), dropped otherwise (metadata, other processes' files); a seek
+# is a kept request that does not start where the previous one ended (the
+# first one is a seek too); LOST counts the events the trace buffer lost.
+disk_replay() {
+    awk -v dev="$1" -v n=0 '
+        FILENAME == ARGV[1] { s[n] = $1; e[n] = $2; n++; next }
+        /entries-in-buffer\/entries-written:/ { split($3, c, "/"); lost = c[2] - c[1] }
+        !/block_rq_complete: / { next }
+        {
+            sub(/.*block_rq_complete: /, "")
+            if ($1 != dev || $2 !~ /^R/) next
+            for (i = 3; i < NF && $i != "+"; i++) ;
+            first = $(i - 1); end = first + $(i + 1)
+            lo = 0; hi = n - 1      # the last range starting before end
+            while (lo < hi) { m = int((lo + hi + 1) / 2); if (s[m] < end) lo = m; else hi = m - 1 }
+            if (n == 0 || s[lo] >= end || e[lo] <= first) { dropped++; next }
+            if (kept++ == 0 || first != last) seeks++
+            last = end; bytes += 512 * (end - first)
+        }
+        END { printf "%d %d %d %.0f %d\n", kept, dropped, seeks, bytes, lost }' "$2" "$3"
+}
+
+# disk_table SETBYTES ROWS: the replayed runs of one set on the model, each
+# against GNU md5sum's (hashing, or -c for the -c rows); then what to doubt
+disk_table() {
+    awk -v seek_ms="$SEEK_MS" -v mbps="$MBPS" -v set="$1" '
+        function model(r) { return sk[r] * seek_ms / 1000 + by[r] / (mbps * 1e6) }
+        function per_gib(r) { return by[r] ? sk[r] / (by[r] / 1073741824) : 0 }
+        function x(a, b) { return b ? sprintf("%.2f", a / b) : "-" }
+        {
+            r[NR] = $1; kept[$1] = $2; drop[$1] = $3; sk[$1] = $4; by[$1] = $5
+            lost[$1] = $6; wall[$1] = $7; status[$1] = $8
+        }
+        END {
+            printf "%-12s %8s %7s %6s %8s %6s %9s %6s %7s %6s %8s\n", "program", "requests", "dropped",
+                "seeks", "MiB read", "of set", "seeks/GiB", "x GNU", "model s", "x GNU", "wall ms"
+            for (i = 1; i <= NR; i++) {
+                p = r[i]; g = p ~ /-c$/ ? "gnu-c" : "gnu"
+                printf "%-12s %8d %7d %6d %8.1f %5.1f%% %9.1f %6s %7.2f %6s %8.1f\n", p, kept[p], drop[p],
+                    sk[p], by[p] / 1048576, 100 * by[p] / set, per_gib(p), x(per_gib(p), per_gib(g)),
+                    model(p), x(model(p), model(g)), wall[p]
+            }
+            for (i = 1; i <= NR; i++) {
+                p = r[i]; share = 100 * by[p] / set
+                if (lost[p]) printf "# WARNING: %s: the trace lost %d events\n", p, lost[p]
+                if (status[p]) printf "# WARNING: %s exited with status %d\n", p, status[p]
+                if (share < 95) printf "# WARNING: %s read %.1f%% of the set: not all evicted\n", p, share
+                if (share > 105) printf "# WARNING: %s read %.1f%% of the set: someone else too?\n", p, share
+            }
+        }' "$2"
+}
+
+section_disk() {
+    echo "## disk: reads from a cold cache in the order the device completed them, on a spinning disk"
+    echo "#   model: $SEEK_MS ms a seek (SEEK_MS), $MBPS MB/s (MBPS): time = seeks x SEEK_MS + bytes / MBPS,"
+    echo "#   a seek being a request that does not start where the previous one ended (the first one too)"
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "# SKIP disk: tracing block requests needs root"
+        return
+    fi
+    if [ ! -d "$TRACEFS/events/block/block_rq_complete" ]; then
+        echo "# SKIP disk: no $TRACEFS/events/block/block_rq_complete (mount tracefs, or TRACEFS=DIR)"
+        return
+    fi
+    if ! command -v filefrag >/dev/null 2>&1; then
+        echo "# SKIP disk: filefrag is missing (e2fsprogs)"
+        return
+    fi
+    mkdir -p "$BENCH_DATA"
+    if ! where=$(disk_device "$BENCH_DATA"); then
+        echo "# SKIP disk: $where"
+        return
+    fi
+    dev=${where% *} start=${where#* }
+    # An instance of our own: its buffer, clock and events are nobody else's.
+    inst=$TRACEFS/instances/md5sum-bench-$$
+    if ! mkdir "$inst" 2>/dev/null; then
+        echo "# SKIP disk: cannot make a trace instance in $TRACEFS/instances"
+        return
+    fi
+    trap 'rmdir "$inst"' EXIT
+    trap 'exit 1' HUP INT TERM
+    echo 0 > "$inst/tracing_on"
+    echo global > "$inst/trace_clock"   # one clock for both CPUs' completions
+    echo 8192 > "$inst/buffer_size_kb"
+    echo 1 > "$inst/events/block/block_rq_complete/enable"
+    name=$(basename "$(cd -P "/sys/dev/block/$(echo "$dev" | tr , :)" && pwd)")
+    echo "#   trace: block_rq_complete on $dev ($name), the file system from its sector $start; reads"
+    echo "#   outside the set's files (metadata, other processes' I/O) dropped; in $out/disk-SET.PROGRAM.trace"
+    echo "#   x GNU: against GNU md5sum hashing (-c rows: GNU md5sum -c); gnu-again: GNU hashing once more,"
+    echo "#   its spread; wall ms: this machine's disk, informative only"
+    build_runcmd
+    for set in media mixed; do
+        dir=$(set_dir "$set")
+        files=$(cd "$dir" && ls)
+        list=$PWD/$out/disk-$set.md5
+        # shellcheck disable=SC2086  # the file names have no blanks
+        (cd "$dir" && /usr/bin/md5sum -- $files) > "$list"
+        sync
+        # shellcheck disable=SC2086
+        (cd "$dir" && disk_extents "$start" $files) > "$out/disk-$set.extents"
+        disk_ranges "$out/disk-$set.extents" > "$out/disk-$set.ranges"
+        setbytes=$(awk '{ b += 512 * ($2 - $1) } END { printf "%.0f", b }' "$out/disk-$set.ranges")
+        mib=$(awk -v b="$setbytes" 'BEGIN { printf "%.1f", b / 1048576 }')
+        echo "# $set: $(echo "$files" | wc -l) files, $mib MiB" \
+             "in $(wc -l < "$out/disk-$set.ranges") runs of adjacent sectors"
+        awk -v b="$setbytes" -v seek_ms="$SEEK_MS" -v mbps="$MBPS" '
+            $1 != e { n++ }
+            { e = $2 }
+            END { printf "#   read in name order, each file front to back: %d seeks (%.1f/GiB), %.2f s modelled\n",
+                n, n / (b / 1073741824), n * seek_ms / 1000 + b / (mbps * 1e6) }' "$out/disk-$set.extents"
+        rm -f "$out/disk-$set".*.times "$out/disk-$set.rows"
+        for p in gnu ours ours-j1 cat gnu-c ours-c ours-j1-c gnu-again; do
+            sync
+            evict "$dir"
+            echo > "$inst/trace"
+            echo 1 > "$inst/tracing_on"
+            # shellcheck disable=SC2086
+            case $p in
+                gnu | gnu-again) time_run "disk-$set.$p" "$dir" /usr/bin/md5sum -- $files ;;
+                ours) time_run "disk-$set.$p" "$dir" "$PWD/$B/md5sum" -- $files ;;
+                ours-j1) time_run "disk-$set.$p" "$dir" "$PWD/$B/md5sum" -j1 -- $files ;;
+                cat) time_run "disk-$set.$p" "$dir" cat -- $files ;;
+                gnu-c) time_run "disk-$set.$p" "$dir" /usr/bin/md5sum -c "$list" ;;
+                ours-c) time_run "disk-$set.$p" "$dir" "$PWD/$B/md5sum" -c "$list" ;;
+                ours-j1-c) time_run "disk-$set.$p" "$dir" "$PWD/$B/md5sum" -j1 -c "$list" ;;
+            esac
+            echo 0 > "$inst/tracing_on"
+            cat "$inst/trace" > "$out/disk-$set.$p.trace"
+            echo "$p $(disk_replay "$dev" "$out/disk-$set.ranges" "$out/disk-$set.$p.trace")" \
+                 "$(awk '{ print $1, $5 }' "$out/disk-$set.$p.times")" >> "$out/disk-$set.rows"
+        done
+        disk_table "$setbytes" "$out/disk-$set.rows"
+        awk '$1 ~ /^gnu(-again)?$/ { s[$1] = $4 }
+            END { printf "# GNU md5sum twice: %d and %d seeks\n", s["gnu"], s["gnu-again"] }' \
+            "$out/disk-$set.rows"
+    done
+    rmdir "$inst"
+    trap - EXIT HUP INT TERM
 }
 
 sections=${*:-$ALL_SECTIONS}
