@@ -34,9 +34,9 @@ setup_file() {
 
 # cannot_decode LOCALE: true when ours, under a wrapper (qemu), reads a
 # valid character of LOCALE's charset as invalid bytes.  There it runs on the
-# target's C library, and Debian's cross C libraries ship no gconv modules,
-# so as GNU's md5sum built for the target would.  Natively nothing is probed:
-# that is a failure.
+# target's C library, and Debian's cross C libraries ship no gconv modules:
+# GNU's md5sum built for the target could not decode these charsets either.
+# Natively nothing is probed: there that is a failure.
 cannot_decode() {
     [ -n "${EXEC_WRAPPER:-}" ] || return 1
     L=$(mb_lead "$1") LOCPATH=$MB_LOCPATH LC_ALL=$1 ours 'md5sum "$L@"' 2>&1 | grep -qF "\$'"
@@ -55,7 +55,7 @@ mb_lead() {
 # be used, in a directory of its own, with LOCPATH, LC_ALL and L (mb_lead)
 # exported; then skip, naming those that could not, if any.
 each_mb_locale() {
-    local l unbuilt= undecoded= why=
+    local l unbuilt='' undecoded='' why=''
     for l in $MB_LOCALES; do
         case " $MB_BUILT " in *" $l "*) ;; *) unbuilt="$unbuilt $l"; continue ;; esac
         if cannot_decode "$l"; then
@@ -63,14 +63,14 @@ each_mb_locale() {
             continue
         fi
         mkdir "$l"
-        cd "$l"
+        cd "$l" || return 1
         export LOCPATH=$MB_LOCPATH L
         L=$(mb_lead "$l")
         # For md5sum; this shell, which read LOCPATH at start, stays in C.
         export LC_ALL=$l 2>/dev/null
         echo "in LC_ALL=$l:"   # shown when a comparison below fails
         "$1"
-        cd ..
+        cd .. || return 1
     done
     [ -z "$unbuilt" ] ||
         why="not built:$unbuilt ($(head -n 2 "$BATS_FILE_TMPDIR/mklocales.log" | tr '\n' ' '))"
@@ -203,7 +203,7 @@ special_second_bytes_check() {
     # escaped there), and missing ones in plain and escaped lines.
     printf a > "$L\\"; printf b > "$L|"; printf c > "it's$L^"
     "$GNU_MD5SUM" -- "$L\\" "$L|" "it's$L^" > list
-    printf '%s  %s\n' "$h" "$L\\" "$h" "$L[" "$h" "x:$L\`" "$h" "it's$L\\" "$h" "$L\\$L" >> list
+    printf '%s  %s\n' "$h" "$L\\" "$h" "${L}[" "$h" "x:$L\`" "$h" "it's$L\\" "$h" "$L\\$L" >> list
     printf '\\%s  %s\n' "$h" "$L\\\\" "$h" "a$L\\\\b" "$h" "$L\\\\\\n" >> list
     : > "$L\\.md5"
     printf '%s  %s\n' "$h" "$L|" > "$L^.md5"
