@@ -12,6 +12,7 @@
 #include "codec.h"
 #include "diag.h"
 #include "engine.h"
+#include "fdview.h"
 #include "format.h"
 #include "i18n.h"
 #include "input.h"
@@ -135,6 +136,11 @@ int check_list(const char *name, const struct check_opts *o)
     }
     run.label = label;
     run.o = o;
+    /* GNU has the list open while it verifies the entries, at the lowest
+     * free number from 3: this one, unless ours holds a --files0-from list.
+     * Standard input is the user's already. */
+    if (!is_stdin)
+        fdview_show(fd);
     engine_start(check_emit, check_flush, &run);
     lines_init(&r, fd, '\n', engine_wait);
     while ((rc = lines_next(&r, &line, &len)) > 0) {
@@ -162,6 +168,7 @@ int check_list(const char *name, const struct check_opts *o)
     read_err = rc < 0;
     lines_free(&r);
     engine_finish();
+    fdview_hide(fd);
     if (read_err) {
         input_close(fd);
         name_diag(0, tr("%s: read error"), label);

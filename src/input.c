@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fdio.h"
+#include "fdview.h"
 
 static int used_stdin, stdin_was_closed;
 
@@ -39,7 +40,7 @@ int input_open(const char *name)
     }
     /* Like gnulib's open_safer: never hand out fd 0, 1 or 2, so a file opened
      * while those are closed cannot later pass for stdin or stdout. */
-    fd = open(name, O_RDONLY);
+    fd = fdview_open(name, O_RDONLY);
     if (fd < 0 || fd > STDERR_FILENO)
         return fd;
     moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);

@@ -11,6 +11,7 @@
 #include "compress/mb.h"
 #include "diag.h"
 #include "engine.h"
+#include "fdview.h"
 #include "hash.h"
 #include "i18n.h"
 #include "input.h"
@@ -194,6 +195,7 @@ int main(int argc, char **argv)
     const char *files0_from = NULL;
     int binary = -1, tag = 0, check = 0, progress = 0, ok = 1, opt;
 
+    fdview_init();
     set_program_name(argv[0]);
     setlocale(LC_ALL, "");
     i18n_bind();

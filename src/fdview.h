@@ -1,0 +1,29 @@
+/* Which descriptors names given by the user may reach.  On Linux, /dev/fd/N,
+ * /dev/stdin, /proc/self/fd/N and their kin open the descriptors of the
+ * process that opens them.  GNU md5sum, opening one input at a time, has
+ * open then only what the user left open (and, with -c, the list it reads);
+ * we hold more (inputs opened ahead, /dev/null on a closed 0, 1 or 2).
+ * Such names must see what GNU's process would.  A leaf: it prints nothing. */
+#ifndef MD5SUM_FDVIEW_H
+#define MD5SUM_FDVIEW_H
+
+/* Record the descriptors open now as the user's.  Call first thing in main,
+ * before any descriptor of ours is opened (the placeholders for a closed
+ * 0, 1 or 2 included) and before any thread starts. */
+void fdview_init(void);
+
+/* open(NAME, FLAGS), no O_CREAT, as GNU's process would see it: -1 with
+ * errno ENOENT (as for a descriptor not open) if NAME reaches, through a
+ * procfs fd link, one of ours that is neither the user's nor shown.  Any
+ * thread may call it; it costs the open alone unless NAME crosses a magic link. */
+int fdview_open(const char *name, int flags);
+
+/* Let names reach FD, ours, until fdview_hide(FD): the checksum list being
+ * verified, which GNU's process has open too.  One at a time; main thread
+ * only, while no fdview_open runs (before the entries are handed out). */
+void fdview_show(int fd);
+
+/* Undo fdview_show(FD), once no fdview_open that may name FD still runs. */
+void fdview_hide(int fd);
+
+#endif
