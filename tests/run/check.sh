@@ -54,7 +54,7 @@ core_tests() { # BUILD_DIR WRAPPER
 # The CLI suites of a leg: every one, the threaded ones, the portable ones.
 CLI_ALL="tests/cli tests/conformance"
 CLI_THREADS="tests/cli/engine.bats tests/cli/faults.bats tests/cli/resize.bats
-    tests/cli/progress.bats tests/cli/files0.bats tests/conformance/jobs.bats
+    tests/cli/progress.bats tests/cli/files0.bats tests/cli/fds.bats tests/conformance/jobs.bats
     tests/conformance/many.bats"
 CLI_PORTABLE="tests/cli/hash.bats tests/cli/check.bats tests/cli/names.bats
     tests/cli/output.bats tests/cli/memory.bats tests/conformance/gnu.bats
