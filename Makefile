@@ -62,9 +62,9 @@ MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_
 CLI_OBJ = $(B)/main.o $(B)/operands.o $(B)/hash.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/input.o \
           $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/fdview.o $(B)/diag.o $(B)/xalloc.o \
           $(B)/progress.o $(B)/before_write.o $(ENGINE_OBJ)
-# The engine: the ordered queue, the pool of workers, their inputs and lanes, threads.
-ENGINE_OBJ = $(B)/engine.o $(B)/pool.o $(B)/queue.o $(B)/worker.o $(B)/budget.o $(B)/whole.o $(B)/stream.o $(B)/lanes.o \
-          $(B)/iothread.o $(B)/threads.o $(B)/bigbuf.o
+# The engine: jobs in order, the reading stage and the hashers, their buffers, lanes, threads.
+ENGINE_OBJ = $(B)/engine.o $(B)/flow.o $(B)/hasher.o $(B)/bufs.o $(B)/source.o $(B)/lanes.o \
+          $(B)/threads.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/lanes_tests.o $(B)/lanes.o
 HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h tests/ref/*.h)

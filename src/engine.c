@@ -1,76 +1,107 @@
 /* The engine: see engine.h for the contract.
  *
- * The submitting thread queues jobs (queue.h) and emits their results in
- * order as they are done.  The workers (worker.h, started by pool.h) run on
- * threads of their own, or, with one job at a time, a single worker runs in
- * the submitting thread, a step at a time, whenever the submitter would
- * otherwise wait.  Inputs that are not regular files are read by the
- * submitter itself, once every result before them is out, and so is a
- * lone small file before any worker starts.  When memory is short there are
- * fewer workers, smaller arenas, no threads, and at the last the submitter
- * alone hashes each input through one buffer, as GNU md5sum does.
+ * Four stages, each with its own state: the caller's inputs in order (the
+ * ring of jobs, here); the reading stage, also in the caller's thread: it
+ * opens the inputs in order and reads what must be read in order
+ * (flow.h); the hashers, on every CPU, or one in the caller's thread with
+ * one job (hasher.h); the results, emitted here in order.
  *
- * For progress reports, workers note an input's bytes hashed at each of its
- * chunk's ends and at its completion, under the queue's lock those take
- * anyway, and, once a tick is set, its size when they claim it (one lock
- * more for each batch claimed); the submitter ticks between its waits and
- * steps.
+ * Two ways to hash: with lanes (a buffer pool, and hashers), or plain: the
+ * caller's thread opens each input at its turn and hashes it through one
+ * buffer, as GNU md5sum does.  The plain way is for what must be read in
+ * order anyway (standard input, FIFOs, terminals, the file the results go
+ * to), for a lone file (no thread is worth starting for it), and for the
+ * rest of a run once memory is short: the lanes' memory is given back when
+ * an allocation elsewhere fails (xalloc.h), so that md5sum hashes wherever
+ * GNU's does.
  */
 #include "engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "compress/mb.h"
+#include "flow.h"
+#include "hasher.h"
 #include "input.h"
-#include "pool.h"
-#include "queue.h"
+#include "source.h"
 #include "threads.h"
-#include "verify.h"
 #include "xalloc.h"
 
-#define WAIT_NS ENGINE_TICK_NS   /* the submitter looks up, and ticks, this often */
-/* Jobs the submitter lets pile up when it is also the worker: a worker's
- * worth, so the lanes fill, and results are not held back much longer. */
-#define INLINE_AHEAD WORKER_MAX_TASKS
+#define JOBS FLOW_INPUTS            /* submitted and not yet emitted, at most
+                                     * (fewer if memory is short) */
+#define TAG_MAX 32                  /* bytes of the caller's tag kept */
+#define LONE_MAX ((off_t)16 << 20)  /* a lone file up to this is hashed plainly:
+                                     * threads take about 1.5 ms to start */
+#define POOL_MAX (((size_t)64 << 20) / CHUNK_ROOM)  /* chunk buffers, at most */
+#define AHEAD 96                    /* buffers for the reader beyond the lanes' */
+#define HEADROOM ((size_t)16 << 20) /* address space left for the rest of md5sum */
+#define NEXT_AHEAD ((off_t)2 << 20) /* the next inputs' starts asked for by then */
+#define SPARE_FDS 2                 /* descriptors left for the rest (catalogues) */
+#define PLAIN_BUF ((size_t)256 << 10)
 
-VERIFY(tag_fits, sizeof(uintmax_t) <= QUEUE_TAG_MAX);
-VERIFY(inline_fits_queue, INLINE_AHEAD < QUEUE_CAP);
+enum job_state { JOB_NEW, JOB_INPUT, JOB_IN_ORDER, JOB_DONE };
 
-static struct queue q;
-static engine_emit *emit_fn;
-static engine_flush *flush_fn;
-static void *emit_arg;
-static unsigned jobs_wanted;
-static unsigned jobs_now;              /* workers wanted in this sequence */
-static int workers_started;            /* or tried: see start_workers */
-static engine_tick *tick_fn;
-static void *tick_arg;
-static struct timespec next_tick;
-static uintmax_t inputs_done, inputs_known;   /* the submitter's own */
+struct job {
+    char *name;                     /* NULL: a mark */
+    unsigned char tag[TAG_MAX];
+    enum job_state state;
+    int fd;                         /* once opened */
+    off_t size;                     /* once opened; -1 if not a regular file */
+    size_t input;                   /* JOB_INPUT: the flow's index */
+    struct result r;                /* JOB_DONE */
+};
+
+enum mode { MODE_UNDECIDED, MODE_LANES, MODE_PLAIN };
+
+static struct {
+    struct job *ring;               /* cap of them, made at the first start */
+    size_t cap;
+    size_t head, opened, tail;      /* emitted < head <= opened <= tail */
+    engine_emit *emit;
+    engine_flush *flush;
+    void *arg;
+    unsigned jobs_wanted;
+    enum mode mode;
+    struct hasher *hashers[ENGINE_MAX_JOBS];
+    pthread_t threads[ENGINE_MAX_JOBS];
+    unsigned n_threads;
+    struct hasher *inline_hasher;   /* -j1: stepped in this thread */
+    unsigned fds;                   /* inputs open, not yet emitted */
+    size_t advised;                 /* inputs whose start the reader asked for */
+    long fd_limit;
+    engine_tick *tick;
+    void *tick_arg;
+    struct timespec next_tick;
+    unsigned inputs_pending;        /* undecided: inputs not yet emitted */
+    uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
+} e;
+
+static struct job *job(size_t i)
+{
+    return &e.ring[i % e.cap];
+}
 
 void engine_set_jobs(unsigned n)
 {
-    jobs_wanted = n;
+    e.jobs_wanted = n;
 }
 
 void engine_set_tick(engine_tick *tick, void *arg)
 {
-    tick_fn = tick;
-    tick_arg = arg;
+    e.tick = tick;
+    e.tick_arg = arg;
 }
 
-/* T, NS nanoseconds later. */
-static void add_ns(struct timespec *t, long ns)
+static int before(const struct timespec *a, const struct timespec *b)
 {
-    t->tv_nsec += ns;
-    while (t->tv_nsec >= 1000000000L) {
-        t->tv_sec++;
-        t->tv_nsec -= 1000000000L;
-    }
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
 /* The caller's tick, if ENGINE_TICK_NS have passed since the last one. */
@@ -78,263 +109,373 @@ static void tick(void)
 {
     struct timespec now;
 
-    if (!tick_fn)
+    if (!e.tick)
         return;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec < next_tick.tv_sec ||
-        (now.tv_sec == next_tick.tv_sec && now.tv_nsec < next_tick.tv_nsec))
+    if (before(&now, &e.next_tick))
         return;
-    next_tick = now;
-    add_ns(&next_tick, ENGINE_TICK_NS);
-    tick_fn(tick_arg);
+    e.next_tick = now;
+    e.next_tick.tv_nsec += ENGINE_TICK_NS;
+    if (e.next_tick.tv_nsec >= 1000000000L) {
+        e.next_tick.tv_sec++;
+        e.next_tick.tv_nsec -= 1000000000L;
+    }
+    e.tick(e.tick_arg);
 }
 
 void engine_get_progress(struct engine_progress *p)
 {
-    p->name = NULL;
-    p->done = 0;
-    p->size = -1;
-    queue_lock(&q);
-    if (q.head < q.tail) {
-        const struct job *j = queue_job(&q, q.head);
+    const struct job *j = e.head < e.tail ? job(e.head) : NULL;
+    uintmax_t all, mine = flow_hashed(j && j->state == JOB_INPUT ? j->input : (size_t)-1, &all);
 
-        p->name = j->name;
-        p->done = j->hashed;
-        p->size = j->size;
+    p->name = j ? j->name : NULL;
+    p->size = j && j->state != JOB_NEW ? j->size : -1;
+    p->done = j && j->state == JOB_INPUT ? mine : e.head_here;
+    p->inputs_done = e.inputs_done;
+    p->inputs_known = e.inputs_known;
+    p->bytes_done = all + e.bytes_here;
+    p->bytes_known = e.bytes_known;
+}
+
+/* ---- the lanes: memory, hashers ---- */
+
+/* Hash with lanes from now on, on N hashers (0: one in this thread), as
+ * many lanes each as the widest kernel has, fewer if memory is short.
+ * Returns 0, or -1 if not even one lane's memory can be had. */
+static int lanes_start(unsigned n)
+{
+    unsigned lanes = md5_mb_kernels()[0]->lanes, each = n ? n : 1, i;
+
+    for (; lanes > 0; lanes /= 2) {
+        size_t bufs = (size_t)lanes * each + AHEAD;
+
+        if (bufs > POOL_MAX)
+            continue;
+        if (flow_init(bufs, (size_t)lanes * each) != 0)
+            continue;
+        if (bufs_room(HEADROOM))
+            break;
+        flow_end();
     }
-    p->bytes_done = q.bytes_done;
-    p->bytes_known = q.bytes_known;
-    queue_unlock(&q);
-    p->inputs_done = inputs_done;
-    p->inputs_known = inputs_known;
-}
-
-/* The workers for this sequence (pool.h). */
-static void start_workers(void)
-{
-    workers_started = 1;
-    pool_start(&q, jobs_now);
-}
-
-void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
-{
-    static int initialised;
-    unsigned n = jobs_wanted ? jobs_wanted : cpus_available();
-
-    if (!initialised) {
-        if (queue_init(&q) != 0)
-            xalloc_die();
-        initialised = 1;
+    if (lanes == 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        e.hashers[i] = hasher_new(lanes, e.tick != NULL);
+        if (!e.hashers[i] || thread_start(&e.threads[i], hasher_main, e.hashers[i]) != 0)
+            break;
+        e.n_threads++;
     }
-    emit_fn = emit;
-    flush_fn = flush;
-    emit_arg = arg;
-    q.head = q.claimed = q.tail = 0;
-    q.n_deferred = q.deferred_held = 0;
-    q.closing = q.submitter_waiting = 0;
-    q.idle = NULL;
-    q.sizes = tick_fn != NULL;
-    if (n > ENGINE_MAX_JOBS)
-        n = ENGINE_MAX_JOBS;
-    queue_set_deferred_cap(&q, pool_tasks_each(n));
-    q.streams = 0;
-    jobs_now = n;
-    /* Workers wait for a second job, or a large one (see hash_lone). */
-    workers_started = 0;
-}
-
-/* Emit jobs [FROM, TO), all done, and free their slots' names. */
-static void emit_done(size_t from, size_t to)
-{
-    for (; from < to; from++) {
-        struct job *j = queue_job(&q, from);
-        struct result r;
-
-        r.name = j->name;
-        r.status = j->status;
-        r.err = j->err;
-        memcpy(r.digest, j->digest, MD5_DIGEST_SIZE);
-        r.tag = j->tag;
-        emit_fn(&r, emit_arg);
-        if (j->name)
-            inputs_done++;
-        free(j->name);
-        j->name = NULL;
-    }
-}
-
-/* Job *ARG, read by the submitter, has ABSORBED bytes hashed: say so, and
- * tick between reads. */
-static void hashed_here(uint64_t absorbed, void *arg)
-{
-    queue_lock(&q);
-    queue_hashed_locked(&q, *(const size_t *)arg, absorbed);
-    queue_unlock(&q);
-    tick();
-}
-
-/* Job I, read by the submitter from FD: when that is a regular file
- * (standard input redirected from one), its size from where the reading
- * starts, for progress reports. */
-static void size_here(size_t i, int fd)
-{
-    struct stat st;
-    off_t at = lseek(fd, 0, SEEK_CUR);
-
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return;
-    queue_lock(&q);
-    queue_sized_locked(&q, i, at >= 0 && at < st.st_size ? st.st_size - at : 0);
-    queue_unlock(&q);
-}
-
-/* Hash job I, claimed by the submitter (not a regular file, or any job when
- * there is no worker), on FD: open failed when FD < 0 (errno set). */
-static void hash_here(size_t i, int fd)
-{
-    struct md5_ctx ctx;
-    unsigned char digest[MD5_DIGEST_SIZE];
-    enum result_status status = RESULT_OK;
-    int err = errno;
-    size_t size;
-    unsigned char *buf = input_buffer(&size);
-    uintmax_t hashed = 0;
-
-    if (fd < 0) {
-        status = RESULT_OPEN_FAILED;
-    } else {
-        if (!buf)
-            xalloc_die();
-        md5_init(&ctx);
-        if (tick_fn && queue_job(&q, i)->size < 0)
-            size_here(i, fd);
-        if (hash_rest(fd, &ctx, buf, size, tick_fn ? hashed_here : NULL, &i) != 0) {
-            status = RESULT_READ_FAILED;
-            err = errno;
-        }
-        hashed = ctx.length;
-        if (status == RESULT_OK)
-            md5_final(&ctx, digest);
-        /* As GNU: a failing close is a read error too. */
-        if (input_close(fd) != 0 && status == RESULT_OK) {
-            status = RESULT_READ_FAILED;
-            err = errno;
+    if (n == 0 || e.n_threads == 0) {
+        if (n > 0 && e.hashers[0])
+            hasher_free(e.hashers[0]);
+        e.inline_hasher = hasher_new(lanes, e.tick != NULL);
+        if (!e.inline_hasher) {
+            flow_end();
+            return -1;
         }
     }
-    queue_lock(&q);
-    queue_complete_locked(&q, i, status, err, status == RESULT_OK ? digest : NULL, hashed);
-    queue_unlock(&q);
+    return 0;
 }
 
-/* Job I, at the head, is not a regular file: every result before it is
- * out.  Open it, and read it here. */
-static void hash_special(size_t i)
+/* Memory elsewhere is short: stop the hashers, give the lanes' memory
+ * back, and hash what they had, and the rest of the run, plainly.  Each
+ * input they had not finished keeps its descriptor and is read again from
+ * its start.  Returns 1 if memory was freed. */
+static int give_memory_back(void)
 {
-    hash_here(i, input_open(queue_job(&q, i)->name));
-}
+    size_t i;
+    unsigned t;
 
-/* queue_fits: the submitter hashes any input. */
-static int fits_any(const struct claim *c, void *arg)
-{
-    (void)c;
-    (void)arg;
+    if (e.mode != MODE_LANES)
+        return 0;
+    flow_stop();
+    for (t = 0; t < e.n_threads; t++) {
+        pthread_join(e.threads[t], NULL);
+        hasher_free(e.hashers[t]);
+    }
+    e.n_threads = 0;
+    if (e.inline_hasher)
+        hasher_free(e.inline_hasher);
+    e.inline_hasher = NULL;
+    for (i = e.head; i < e.opened; i++) {
+        struct job *j = job(i);
+
+        if (j->state == JOB_INPUT)
+            j->state = flow_result(j->input, &j->r) ? JOB_DONE : JOB_IN_ORDER;
+    }
+    flow_end();
+    e.mode = MODE_PLAIN;
     return 1;
 }
 
-/* queue_fits: a file hashed here while it is the only job, as GNU would;
- * a larger one is worth the threads (reading on one CPU, hashing on
- * another), which take about 1.5 ms to start. */
-#define LONE_MAX ((off_t)16 << 20)
-static int fits_lone(const struct claim *c, void *arg)
+/* Hash with lanes from now on, or plainly if their memory cannot be had. */
+static void lanes_or_plain(void)
+{
+    unsigned n = e.jobs_wanted ? e.jobs_wanted : cpus_available(), cpus = cpus_available();
+
+    /* One hasher in this thread with -j1; otherwise threads, no more than
+     * CPUs: more would only split the lanes. */
+    if (n > 1 && n > cpus)
+        n = cpus;
+    e.mode = lanes_start(e.jobs_wanted == 1 ? 0 : n) == 0 ? MODE_LANES : MODE_PLAIN;
+}
+
+/* ---- the jobs ---- */
+
+static void done(struct job *j, enum result_status status, int err)
+{
+    j->state = JOB_DONE;
+    j->r.status = status;
+    j->r.err = err;
+}
+
+/* Open job J, or leave it to a later try (0): a descriptor is short and
+ * inputs of ours are open (as one ends, one is freed), or the flow is full. */
+static int open_job(struct job *j)
+{
+    int fd, in_order, err;
+    off_t size;
+
+    if (j->state == JOB_DONE)   /* a mark */
+        return 1;
+    if (e.mode == MODE_LANES && !flow_room())
+        return 0;
+    fd = source_open(j->name, &size, &in_order);
+    err = errno;
+    if (fd < 0 && (err == EMFILE || err == ENFILE) && e.fds > 0)
+        return 0;
+    /* The last few descriptors are left to the rest of md5sum. */
+    if (fd >= 0 && e.fds > 0 && e.fd_limit > 0 && fd >= e.fd_limit - SPARE_FDS) {
+        close(fd);
+        return 0;
+    }
+    if (fd < 0) {
+        done(j, RESULT_OPEN_FAILED, err);
+        return 1;
+    }
+    e.fds++;
+    j->fd = fd;
+    j->size = size;
+    e.bytes_known += size > 0 ? (uintmax_t)size : 0;
+    j->state = JOB_IN_ORDER;
+    /* A lone file is worth threads only if large; in order anyway if it
+     * must be. */
+    if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1)
+        lanes_or_plain();
+    if (e.mode == MODE_LANES && !in_order) {
+        j->state = JOB_INPUT;
+        j->input = flow_add(fd, size);
+    }
+    return 1;
+}
+
+/* hash_rest: ABSORBED bytes of the head are hashed; tick between reads. */
+static void hashed_here(uint64_t absorbed, void *arg)
 {
     (void)arg;
-    return c->size <= LONE_MAX;
+    e.bytes_here += absorbed - e.head_here;
+    e.head_here = absorbed;
+    tick();
 }
 
-/* One job, and no workers yet: a regular file up to LONE_MAX is hashed
- * here; a larger one, deferred by the claim, starts the workers. */
-static void hash_lone(void)
+/* The job at the head, to be read in order: hash it here, plainly. */
+static void hash_plain(struct job *j)
 {
-    struct claim c;
-    int deferred;
+    static unsigned char small[4096 + 128];
+    static unsigned char *buf = small;
+    static size_t cap = 4096;
+    size_t want = j->size >= 0 && (size_t)j->size < PLAIN_BUF ? (size_t)j->size : PLAIN_BUF;
+    struct md5_ctx ctx;
+    enum result_status status = RESULT_OK;
+    int err = 0;
 
-    if (queue_claim(&q, &c, 1, fits_lone, NULL)) {
-        hash_here(c.index, c.fd);
-        return;
+    /* A buffer to the input's measure, reused (a fresh page costs a fault). */
+    want = (want + 4095) & ~(size_t)4095;
+    if (want > cap) {
+        unsigned char *p = malloc(want + 128);
+
+        if (p) {
+            if (buf != small)
+                free(buf);
+            buf = p;
+            cap = want;
+        }
     }
-    queue_lock(&q);
-    deferred = queue_deferred_locked(&q);
-    queue_unlock(&q);
-    if (deferred)
-        start_workers();
+    md5_init(&ctx);
+    e.head_here = 0;
+    if (j->fd == STDIN_FILENO) {
+        /* Its size, from where reading starts, if a file: for progress. */
+        struct stat st;
+        off_t at = lseek(j->fd, 0, SEEK_CUR);
+
+        if (e.tick && fstat(j->fd, &st) == 0 && S_ISREG(st.st_mode))
+            e.bytes_known += (uintmax_t)(j->size = at >= 0 && at < st.st_size ? st.st_size - at : 0);
+    }
+    if (j->size >= 0 && j->fd != STDIN_FILENO) {
+        size_t got;
+        enum source_got how;
+
+        do {
+            how = source_read(j->fd, buf, cap, (off_t)ctx.length, j->size, 0, &got);
+            if (how == SOURCE_FAILED)
+                break;
+            md5_update(&ctx, buf, got);
+            hashed_here(ctx.length, NULL);
+        } while (how == SOURCE_MORE);
+        if (how == SOURCE_FAILED) {
+            status = RESULT_READ_FAILED;
+            err = errno;
+        }
+    } else if (source_wait_ready(j->fd) != 0 ||
+               hash_rest(j->fd, &ctx, buf, cap, hashed_here, NULL) != 0) {
+        status = RESULT_READ_FAILED;
+        err = errno;
+    }
+    if (status == RESULT_OK)
+        md5_final(&ctx, j->r.digest);
+    /* As GNU: a failing close is a read error too. */
+    if (input_close(j->fd) != 0 && status == RESULT_OK) {
+        status = RESULT_READ_FAILED;
+        err = errno;
+    }
+    j->r.hashed = ctx.length;
+    done(j, status, err);
 }
 
-/* No worker at all: hash the next job here, a deferred one first (a
- * large file hash_lone left for workers that could not start). */
-static void hash_alone(void)
+/* Emit what is done at the head. */
+static int emit_done(void)
 {
-    struct claim c;
+    int any = 0;
 
-    if (queue_take_deferred(&q, &c, 1, fits_any, NULL) ||
-        queue_claim(&q, &c, 1, fits_any, NULL))
-        hash_here(c.index, c.fd);
+    while (e.head < e.tail) {
+        struct job *j = job(e.head);
+
+        if (!(j->state == JOB_DONE || (j->state == JOB_INPUT && flow_result(j->input, &j->r))))
+            break;
+        if (j->state != JOB_NEW && j->fd >= 0 && j->name) {
+            e.fds--;
+            e.bytes_known += j->r.hashed - (j->size > 0 ? (uintmax_t)j->size : 0);
+        }
+        j->r.name = j->name;
+        j->r.tag = j->tag;
+        e.head++;
+        if (e.opened < e.head)
+            e.opened = e.head;
+        if (j->name && e.inputs_pending > 0)
+            e.inputs_pending--;
+        e.head_here = 0;
+        e.emit(&j->r, e.arg);
+        if (j->name)
+            e.inputs_done++;
+        free(j->name);
+        j->name = NULL;
+        any = 1;
+    }
+    return any;
+}
+
+/* The reader reads input IN at OFF: once the rest of it is less than
+ * NEXT_AHEAD, the next inputs' starts are asked for too, up to that much,
+ * so that the storage has them queued when this one ends.  So reads are
+ * still asked in order, and the storage never idles between inputs. */
+static void ask_next(size_t in, off_t off, off_t size)
+{
+    off_t left = NEXT_AHEAD - (size - off - (off_t)CHUNK), len;
+    int fd;
+
+    if (e.advised <= in)
+        e.advised = in + 1;
+    for (; left > 0 && flow_reader_peek(e.advised, &fd, &size); e.advised++) {
+        len = size < left ? size : left;
+        posix_fadvise(fd, 0, len, POSIX_FADV_WILLNEED);
+        left -= len;
+    }
+}
+
+/* One thing the caller's thread can do now, in this order: hash the head
+ * plainly, open the next input, read a chunk for the reader, run the
+ * lanes here.  Returns 0 if there is nothing. */
+static int step(void)
+{
+    struct job *j = job(e.head);
+    struct chunk *c;
+    size_t in;
+    off_t off, size;
+    int fd, first;
+
+    if (e.head < e.tail && j->state == JOB_IN_ORDER) {
+        e.flush(e.arg);
+        hash_plain(j);
+        return 1;
+    }
+    /* Plainly, an input is opened at its turn, as GNU opens it. */
+    if (e.opened < e.tail && (e.mode != MODE_PLAIN || e.opened == e.head) &&
+        open_job(job(e.opened))) {
+        e.opened++;
+        return 1;
+    }
+    if (e.mode != MODE_LANES)
+        return 0;
+    if (flow_reader_next(&in, &fd, &off, &size, &c, &first)) {
+        enum source_got how;
+
+        if (first) {
+            flow_reader_cached(source_cached(fd, off, size) == 1);
+            /* As GNU and cat ask: a larger read-ahead for what is read
+             * front to back. */
+            posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        }
+        ask_next(in, off, size);
+        e.flush(e.arg);
+        how = source_read(fd, c->data, CHUNK, off, size, 0, &c->len);
+        c->off = off;
+        c->final = how == SOURCE_END;
+        flow_reader_put(in, c, how == SOURCE_FAILED, errno);
+        return 1;
+    }
+    return e.inline_hasher && hasher_step(e.inline_hasher) > 0;
 }
 
 enum until { UNTIL_ROOM, UNTIL_EMPTY };
 
 /* Emit what is done, in order, until U holds: room for a new job, or every
- * job emitted.  Meanwhile read the inputs that are not regular files, and,
- * without worker threads, do the work; before any wait, let the caller
- * flush what it emitted. */
+ * job emitted.  Meanwhile work; before any wait, let the caller flush. */
 static void pump(enum until u)
 {
-    size_t room = pool_threads() == 0 ? INLINE_AHEAD : q.cap;
-
-    if (room > q.cap)
-        room = q.cap;
-
-    queue_lock(&q);
     for (;;) {
-        size_t head = q.head, done = head;
-        enum job_state state;
+        unsigned long seen = e.mode == MODE_LANES ? flow_events() : 0;
 
-        while (done < q.tail && queue_job(&q, done)->state == JOB_DONE)
-            done++;
-        if (done > head) {
-            queue_unlock(&q);
-            emit_done(head, done);
-            queue_lock(&q);
-            q.head = done;
-            continue;
-        }
-        if (u == UNTIL_ROOM ? q.tail - q.head < room : q.head == q.tail)
-            break;
-        state = queue_job(&q, head)->state;
-        queue_unlock(&q);
-        flush_fn(emit_arg);
+        emit_done();
         tick();
-        if (state == JOB_SPECIAL)
-            hash_special(head);
-        else if (!workers_started)
-            hash_lone();
-        else if (pool_inline())
-            worker_step(pool_inline());
-        else if (pool_threads() == 0)
-            hash_alone();
-        queue_lock(&q);
-        state = queue_job(&q, head)->state;
-        if (pool_threads() > 0 && state != JOB_DONE && state != JOB_SPECIAL) {
-            /* Not for ever: the caller's flush also notices a reader gone. */
-            struct timespec until;
-
-            clock_gettime(CLOCK_REALTIME, &until);
-            add_ns(&until, WAIT_NS);
-            q.submitter_waiting = 1;
-            pthread_cond_timedwait(&q.head_cv, &q.lock, &until);
-            q.submitter_waiting = 0;
-        }
+        if (u == UNTIL_ROOM ? e.tail - e.head < e.cap : e.head == e.tail)
+            return;
+        if (step())
+            continue;
+        flow_kick();
+        e.flush(e.arg);
+        flow_wait(seen, e.tick ? &e.next_tick : NULL);
     }
-    queue_unlock(&q);
+}
+
+void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
+{
+    struct rlimit rl;
+
+    e.emit = emit;
+    e.flush = flush;
+    e.arg = arg;
+    /* Made now rather than static: under a tight ulimit -v, the space is
+     * better left to the catalogues loaded at start. */
+    if (!e.ring) {
+        for (e.cap = JOBS; e.cap > 0 && !(e.ring = malloc(e.cap * sizeof *e.ring)); e.cap /= 16)
+            continue;
+        if (!e.ring)
+            xalloc_die();
+    }
+    if (e.fd_limit == 0)
+        e.fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ?
+                         (long)rl.rlim_cur : -1;
+    xalloc_on_short(give_memory_back);
 }
 
 /* Queue a job; NAME NULL makes a mark, done already. */
@@ -342,43 +483,39 @@ static void submit(const char *name, const void *tag, size_t tag_len)
 {
     char *copy = NULL;
     struct job *j;
-    int start = 0;
 
-    pump(UNTIL_ROOM);
     if (name) {
         size_t len = strlen(name) + 1;
 
-        /* Short of memory: first let every pending name go. */
-        copy = malloc(len);
-        if (!copy) {
-            pump(UNTIL_EMPTY);
-            copy = xmalloc(len);
-        }
+        copy = xmalloc(len);
         memcpy(copy, name, len);
     }
-    queue_lock(&q);
-    j = queue_job(&q, q.tail);
+    pump(UNTIL_ROOM);
+    j = job(e.tail++);
+    memset(j, 0, sizeof *j);
     j->name = copy;
-    memset(j->tag, 0, QUEUE_TAG_MAX);
-    if (tag_len > 0)
-        memcpy(j->tag, tag, tag_len < QUEUE_TAG_MAX ? tag_len : QUEUE_TAG_MAX);
-    j->state = name ? JOB_QUEUED : JOB_DONE;
+    j->fd = -1;
     j->size = -1;
-    j->hashed = 0;
-    q.tail++;
-    queue_wake_idle_locked(&q);
-    /* A second job to hash: time for the workers. */
-    if (!workers_started && q.tail - q.head > 1)
-        start = 1;
-    queue_unlock(&q);
-    if (start)
-        start_workers();
+    if (tag_len > 0)
+        memcpy(j->tag, tag, tag_len < TAG_MAX ? tag_len : TAG_MAX);
+    if (!name) {
+        done(j, RESULT_OK, 0);
+        return;
+    }
+    /* A second input: the lanes are worth it.  A lone one waits: its size,
+     * once it is opened, tells. */
+    if (e.mode == MODE_UNDECIDED && ++e.inputs_pending > 1)
+        lanes_or_plain();
+    if (e.mode == MODE_PLAIN)
+        pump(UNTIL_EMPTY);
+    while (e.mode == MODE_LANES && e.opened < e.tail && open_job(job(e.opened)))
+        e.opened++;
 }
 
 void engine_submit(const char *name, const void *tag, size_t tag_len)
 {
     submit(name, tag, tag_len);
-    inputs_known++;
+    e.inputs_known++;
 }
 
 void engine_mark(const void *tag, size_t tag_len)
@@ -391,16 +528,11 @@ void engine_wait(void)
     pump(UNTIL_EMPTY);
     /* pump flushes only before waits of its own; the caller's wait is one
      * too, and the results just emitted must be seen before it. */
-    flush_fn(emit_arg);
+    e.flush(e.arg);
 }
 
 void engine_finish(void)
 {
     pump(UNTIL_EMPTY);
-    queue_lock(&q);
-    q.closing = 1;
-    queue_wake_idle_locked(&q);
-    queue_unlock(&q);
-    pool_stop();
-    flush_fn(emit_arg);
+    e.flush(e.arg);
 }

@@ -32,15 +32,20 @@ int input_used_stdin(void)
 
 int input_open(const char *name)
 {
-    int fd, moved, saved;
-
     if (strcmp(name, "-") == 0) {
         used_stdin = 1;
         return STDIN_FILENO;
     }
+    return input_open_flags(name, O_RDONLY);
+}
+
+int input_open_flags(const char *name, int flags)
+{
+    int fd, moved, saved;
+
     /* Like gnulib's open_safer: never hand out fd 0, 1 or 2, so a file opened
      * while those are closed cannot later pass for stdin or stdout. */
-    fd = fdview_open(name, O_RDONLY);
+    fd = fdview_open(name, flags);
     if (fd < 0 || fd > STDERR_FILENO)
         return fd;
     moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
@@ -53,23 +58,6 @@ int input_open(const char *name)
 int input_close(int fd)
 {
     return fd == STDIN_FILENO ? 0 : close(fd);
-}
-
-unsigned char *input_buffer(size_t *size)
-{
-    static unsigned char *buffer;
-    static size_t length;
-    size_t n;
-
-    for (n = (size_t)256 << 10; !buffer && n >= 4096; n /= 8) {
-        void *p;
-        if (posix_memalign(&p, 4096, n) == 0) {
-            buffer = p;
-            length = n;
-        }
-    }
-    *size = length;
-    return buffer;
 }
 
 int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, hash_rest_each *each,

@@ -11,6 +11,9 @@
  * -1 with errno set.  Never returns 1 or 2, nor 0 for a named file. */
 int input_open(const char *name);
 
+/* Open the file NAME (not "-") with open(2)'s FLAGS, as input_open does. */
+int input_open_flags(const char *name, int flags);
+
 /* Close a descriptor from input_open; standard input stays open until exit.
  * Returns 0, or -1 with errno set. */
 int input_close(int fd);
@@ -36,10 +39,5 @@ typedef void hash_rest_each(uint64_t absorbed, void *arg);
  * NULL.  0, or -1 with errno set. */
 int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, hash_rest_each *each,
               void *arg);
-
-/* The submitting thread's stream buffer: as large as memory allows (from
- * 256 KiB down to 4 KiB; GNU reads through 32 KiB), made on first use.
- * NULL, with *SIZE 0, only when not even 4 KiB can be had. */
-unsigned char *input_buffer(size_t *size);
 
 #endif

@@ -2,6 +2,8 @@
 #ifndef MD5SUM_RESULT_H
 #define MD5SUM_RESULT_H
 
+#include <stdint.h>
+
 #include "md5.h"
 
 enum result_status {
@@ -15,6 +17,7 @@ struct result {
     enum result_status status;
     int err;                 /* errno when status is not RESULT_OK */
     unsigned char digest[MD5_DIGEST_SIZE];
+    uintmax_t hashed;        /* its bytes read and hashed */
     const void *tag;         /* the caller's bytes given at submission */
 };
 

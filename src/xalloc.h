@@ -7,11 +7,9 @@
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 
-/* A buffer of *SIZE bytes, or, when memory is short, of *SIZE / 8, / 64 ...
- * but at least MIN bytes; *SIZE is set to what was had.  NULL (and *SIZE 0)
- * if not even MIN bytes can be had: no message.  Aligned to 64 bytes, or to
- * a huge page if that large (bigbuf.h). */
-void *alloc_down(size_t *size, size_t min);
+/* When an allocation fails, GIVE_BACK() is asked to free memory it holds
+ * (and returns 1 if it did) before the allocation is tried again. */
+void xalloc_on_short(int (*give_back)(void));
 
 /* Say "memory exhausted" as GNU does and exit 1: for callers whose own
  * fallbacks ran out. */

@@ -1,5 +1,6 @@
 /* LD_PRELOAD fault injector for tests/cli/resize.bats and faults.bats.
- * Reads are read(2) and pread(2), from any thread.
+ * Reads are read(2), pread(2) and preadv2(2) (the engine's reads that take
+ * only what the page cache holds), from any thread.
  * - Resizing: just before the program's first read of the file named by
  *   $RESIZE_PATH that reaches past offset $RESIZE_AT, the file is truncated
  *   or extended to $RESIZE_TO bytes.  The file then changes at a known
@@ -15,10 +16,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 typedef ssize_t pread_fn(int, void *, size_t, off64_t);
 typedef ssize_t read_fn(int, void *, size_t);
+typedef ssize_t preadv2_fn(int, const struct iovec *, int, off64_t, int);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int done;
@@ -86,4 +89,29 @@ ssize_t read(int fd, void *buf, size_t n)
     if (fault(fd, lseek64(fd, 0, SEEK_CUR), n) != 0)
         return -1;
     return ((read_fn *)dlsym(RTLD_NEXT, "read"))(fd, buf, n);
+}
+
+/* The engine reads one buffer at a time. */
+static size_t iov_len(const struct iovec *v, int n)
+{
+    size_t len = 0;
+    int i;
+
+    for (i = 0; i < n; i++)
+        len += v[i].iov_len;
+    return len;
+}
+
+ssize_t preadv2(int fd, const struct iovec *v, int n, off_t off, int flags)
+{
+    if (fault(fd, off, iov_len(v, n)) != 0)
+        return -1;
+    return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv2"))(fd, v, n, off, flags);
+}
+
+ssize_t preadv64v2(int fd, const struct iovec *v, int n, off64_t off, int flags)
+{
+    if (fault(fd, off, iov_len(v, n)) != 0)
+        return -1;
+    return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv64v2"))(fd, v, n, off, flags);
 }

@@ -1,0 +1,169 @@
+/* preadv2 and RWF_NOWAIT (reading only what the page cache holds) and the
+ * cachestat system call are Linux's; the feature-test macro is the
+ * documented way to ask for them.  Elsewhere every read may wait. */
+#define _GNU_SOURCE /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
+#include "source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
+#include "md5.h"
+#include "input.h"
+
+/* Is ST the file fd 1 or fd 2 goes to?  Those are looked up once: they
+ * stay the same for the whole run. */
+static int is_output(const struct stat *st)
+{
+    static struct stat out[2];
+    static int looked, n;
+    int i;
+
+    if (!looked) {
+        for (i = 1; i <= 2; i++)
+            if (fstat(i, &out[n]) == 0 && S_ISREG(out[n].st_mode))
+                n++;
+        looked = 1;
+    }
+    for (i = 0; i < n; i++)
+        if (st->st_dev == out[i].st_dev && st->st_ino == out[i].st_ino)
+            return 1;
+    return 0;
+}
+
+int source_open(const char *name, off_t *size, int *in_order)
+{
+    struct stat st;
+    int fd, err;
+
+    *size = -1;
+    *in_order = 1;
+    if (strcmp(name, "-") == 0)
+        return input_open(name);
+    fd = input_open_flags(name, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0) {
+        err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    if (S_ISREG(st.st_mode)) {
+        *size = st.st_size;
+        *in_order = is_output(&st);
+    }
+    return fd;
+}
+
+/* pread, or with NOWAIT preadv2 that never waits for the storage. */
+static ssize_t read_at(int fd, unsigned char *buf, size_t len, off_t off, int nowait)
+{
+    if (!nowait)
+        return pread(fd, buf, len, off);
+#ifdef RWF_NOWAIT
+    {
+        struct iovec v;
+        ssize_t n;
+
+        v.iov_base = buf;
+        v.iov_len = len;
+        n = preadv2(fd, &v, 1, off, RWF_NOWAIT);
+        /* A kernel or file system without it (tmpfs, old kernels). */
+        if (n < 0 && (errno == ENOSYS || errno == EINVAL))
+            errno = EOPNOTSUPP;
+        return n;
+    }
+#else
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
+enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, off_t size,
+                            int nowait, size_t *got)
+{
+    /* Where the rest fits, a block more is asked for: the end is then seen
+     * by this read, a short one, and a file grown meanwhile by less than a
+     * block ends here too (as GNU's next read would find it, give or take
+     * the moment). */
+    size_t want = size - off <= (off_t)cap ? cap + MD5_BLOCK_SIZE : cap;
+
+    *got = 0;
+    while (*got < want) {
+        ssize_t n = read_at(fd, buf + *got, want - *got, off + (off_t)*got, nowait);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN && nowait) {
+            /* Part of it in memory: keep its whole blocks. */
+            *got -= *got % MD5_BLOCK_SIZE;
+            return *got > 0 ? SOURCE_MORE : SOURCE_LATER;
+        }
+        if (n < 0)
+            return SOURCE_FAILED;
+        if (n == 0)
+            return SOURCE_END;
+        *got += (size_t)n;
+        /* Short at or past its size: the end, no further read to see 0. */
+        if (*got < want && off + (off_t)*got >= size)
+            return SOURCE_END;
+    }
+    return SOURCE_MORE;
+}
+
+int source_cached(int fd, off_t off, off_t size)
+{
+#if defined(__linux__) && (defined(SYS_cachestat) || defined(__x86_64__) || defined(__aarch64__))
+#ifndef SYS_cachestat
+#define SYS_cachestat 451   /* Linux 6.5, the same on every architecture */
+#endif
+    struct { uint64_t off, len; } range;
+    struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } got;
+    long page = sysconf(_SC_PAGESIZE);
+
+    if (off >= size)
+        return 1;
+    range.off = (uint64_t)off;
+    range.len = (uint64_t)(size - off);
+    if (page <= 0 || syscall(SYS_cachestat, fd, &range, &got, 0) != 0)
+        return -1;
+    return got.cache >= (uint64_t)((size - 1) / page - off / page + 1);
+#else
+    (void)fd;
+    (void)off;
+    (void)size;
+    return -1;
+#endif
+}
+
+int source_wait_ready(int fd)
+{
+    struct stat st;
+    struct pollfd p;
+    int flags;
+
+    if (fd == STDIN_FILENO)   /* the user's, as they left it */
+        return 0;
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return 0;
+    /* Opened without waiting, a FIFO reads as empty until its first writer
+     * comes: wait for data, or for a writer that came and went. */
+    p.fd = fd;
+    p.events = POLLIN;
+    while (poll(&p, 1, -1) < 0)
+        if (errno != EINTR)
+            return -1;
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* An input's bytes for the engine: opened once without waiting, and read a
+ * chunk at a time, with or without waiting for the storage. */
+#ifndef MD5SUM_SOURCE_H
+#define MD5SUM_SOURCE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Open NAME for reading without waiting (a FIFO with no writer, a terminal)
+ * and learn what it is.  Returns the descriptor, or -1 with errno set (the
+ * open's error, for the user).  *SIZE is a regular file's size; *IN_ORDER
+ * is set for what must be read only once every earlier result is out: "-",
+ * anything that is not a regular file (reading it may wait, or its writer
+ * may wait for those results), and the file standard output or standard
+ * error goes to (it holds those results). */
+int source_open(const char *name, off_t *size, int *in_order);
+
+/* What source_read found. */
+enum source_got {
+    SOURCE_MORE,     /* LEN bytes; the input goes on */
+    SOURCE_END,      /* the input ends after the bytes got */
+    SOURCE_LATER,    /* nothing got: not in memory yet (NOWAIT only) */
+    SOURCE_FAILED    /* errno set */
+};
+
+/* Read the chunk of FD (a regular file of SIZE bytes when opened) at OFF
+ * into BUF, which has room for CAP bytes (a multiple of the block size) and
+ * a block more: CAP bytes, or up to the end.  *GOT is the bytes read, a
+ * multiple of the block size unless the input ends there.  With NOWAIT, only what the page cache holds, never
+ * waiting for the storage; a system that cannot read so says SOURCE_FAILED
+ * with errno EOPNOTSUPP. */
+enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, off_t size,
+                            int nowait, size_t *got);
+
+/* Is all of FD from OFF to SIZE in the page cache, as far as the system can
+ * tell without reading it?  1 yes, 0 no, -1 it cannot tell. */
+int source_cached(int fd, off_t off, off_t size);
+
+/* Hand a descriptor from source_open to a reader that waits: clears the
+ * non-blocking mode, and for a FIFO waits until a writer has come, as the
+ * blocking open GNU makes would.  0, or -1 with errno set. */
+int source_wait_ready(int fd);
+
+#endif
