@@ -7,11 +7,11 @@
 #   make LOCALEDIR=DIR      where GNU coreutils' catalogues are (/usr/share/locale)
 #   make B=DIR CC=...       build out of tree (cross builds use this)
 #   make install / uninstall  (PREFIX, BINDIR, MANDIR, DESTDIR)
-#   make bench              performance figures (bench/bench.sh; not a test)
+#   make bench              performance figures (scripts/bench.sh; not a test)
 #   make check SANITIZE=1   the native leg with ASan and UBSan (built in build-san)
 #   make fuzz FUZZ_SECONDS=N  build the libFuzzer targets, run each N seconds
 #   make check-valgrind     the CLI tests with every md5sum run under valgrind
-#   make lint               cppcheck and clang-tidy (tools/lint.sh)
+#   make lint               cppcheck and clang-tidy (scripts/lint.sh)
 
 CFLAGS ?= -O2
 PREFIX ?= /usr/local
@@ -101,7 +101,8 @@ $(B)/tests/%.o: tests/core/%.S
 	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
 
 # A measurement of the lane kernels, never part of check.  bench/clock.c is
-# the calibration every in-process bench shares (bench.sh builds blockbench).
+# the calibration every in-process bench shares (scripts/bench.sh builds
+# blockbench).
 MB_BENCH_OBJ = $(B)/bench/mb_bench.o $(B)/bench/clock.o
 $(B)/mb_bench: $(MB_BENCH_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MB_BENCH_OBJ) $(CORE_OBJ) $(LDLIBS)
@@ -147,15 +148,15 @@ check-valgrind: $(B)/md5sum
 
 # A measurement, not a test: it builds its own binaries into $(B)/bench.
 bench:
-	B=$(B) CFLAGS="$(CFLAGS)" bench/bench.sh $(BENCH)
+	B=$(B) CFLAGS="$(CFLAGS)" scripts/bench.sh $(BENCH)
 
 lint-man:
 	mandoc -Tlint -W warning man/md5sum.1
 
 # Static analysis: cppcheck and clang-tidy, suppressions with reasons in
-# tools/lint/cppcheck.supp, .clang-tidy and tools/lint.sh.
+# scripts/lint/cppcheck.supp, .clang-tidy and scripts/lint.sh.
 lint:
-	tools/lint.sh
+	scripts/lint.sh
 
 install: $(B)/md5sum
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -1,6 +1,6 @@
 /* runcmd CMD [ARG...]: run CMD once with stdout on /dev/null and print
  * "WALL_MS USER_MS SYS_MS MAXRSS_KB EXIT" for that process alone (no shell
- * in between), for bench/bench.sh.  A measurement tool, not a test. */
+ * in between), for scripts/bench.sh.  A measurement tool, not a test. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * its end in 128 KiB preads into one buffer of their own (in huge pages,
  * as the engine's), close.  Prints the wall time in ms: no md5sum on this
  * machine can hash the same files faster with as many CPUs.  For
- * bench/bench.sh; a measurement, not a test. */
+ * scripts/bench.sh; a measurement, not a test. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <pthread.h>

@@ -126,7 +126,7 @@ cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE EXPECTED-MB [QEMU-ARGS]
         if [ "${REQUIRE_CROSS:-0}" = 1 ]; then
             note "not ok - $1 leg not run: $2 or $3 is missing"
         else
-            echo "# SKIP $1 leg: $2 or $3 is missing (see tools/install-deps.sh)"
+            echo "# SKIP $1 leg: $2 or $3 is missing (see scripts/install-deps.sh)"
         fi
         return
     fi
@@ -153,9 +153,9 @@ be_locale() { # DIR
 want() { case " $LEGS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if want aarch64 || want s390x || want i686; then
-    tools/install-deps.sh cross || true
+    scripts/install-deps.sh cross || true
 else
-    tools/install-deps.sh || true
+    scripts/install-deps.sh || true
 fi
 # The checks of the build itself: -Werror builds, man page lint, install.
 build_leg() {

@@ -6,7 +6,7 @@
 #   clang-tidy 14: the checks in .clang-tidy (the clang static analyzer,
 #     bugprone, cert, misc, performance, portability), for x86-64 and, when
 #     the AArch64 headers are installed, for AArch64 (--target).
-# Suppressions, each with its reason: tools/lint/cppcheck.supp, .clang-tidy,
+# Suppressions, each with its reason: scripts/lint/cppcheck.supp, .clang-tidy,
 # and the per-file exceptions below.  Benchmarks (bench/) are measurement
 # code and not linted.
 # Environment: CPPCHECK, CLANG_TIDY, JOBS (parallel clang-tidy runs).
@@ -53,7 +53,7 @@ done
 for arch in __x86_64__ __aarch64__; do
     # shellcheck disable=SC2086
     "$CPPCHECK" --std=c99 --enable=warning,style,performance,portability --library=posix \
-        --inline-suppr --suppressions-list=tools/lint/cppcheck.supp --quiet \
+        --inline-suppr --suppressions-list=scripts/lint/cppcheck.supp --quiet \
         --error-exitcode=1 $DEFS -D$arch -D__GNUC__ \
         src tests/core tests/fuzz tests/ref || status=1
 done

@@ -4,7 +4,7 @@
 # llvm-mca cycles per 64-byte block and cycles/byte on three LLVM 19 CPU
 # models, and the exact instructions executed per block under qemu.
 #
-#   bench/mca-report.sh              run from anywhere inside the repository
+#   scripts/mca-report.sh            run from anywhere inside the repository
 #
 # Cores:  (a) src/compress/md5_aarch64.S
 #         (b) src/compress/md5_portable.c, $GCC -O2

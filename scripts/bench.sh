@@ -3,7 +3,7 @@
 # A measurement, never a test: `make check` does not run it, and it fails only
 # when something cannot be built or a function disagrees with the portable core.
 #
-#   bench/bench.sh [SECTION...]        (make bench [BENCH="SECTION..."])
+#   scripts/bench.sh [SECTION...]        (make bench [BENCH="SECTION..."])
 #
 # Sections, run in this order by default; each is a shell function named
 # section_NAME that prints its own "## NAME" header.  To add one, write the
