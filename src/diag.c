@@ -10,6 +10,7 @@
 
 #include "before_write.h"
 #include "fdio.h"
+#include "lowmem.h"
 #include "i18n.h"
 #include "output.h"
 
@@ -61,10 +62,18 @@ static void vdiag(int errnum, const char *fmt, va_list ap)
     va_end(ap2);
     len = n > 0 ? (size_t)n : 0;
     total = head + len + (err ? 2 + strlen(err) : 0) + 1;
-    /* Short messages need no allocation. */
-    msg = total + 1 > sizeof small ? malloc(total + 1) : small;
-    if (msg == NULL)
-        diag_out_of_memory();
+    /* Short messages need no allocation.  A long one with no memory left
+     * goes out in pieces, as GNU's unbuffered stderr writes it. */
+    msg = total + 1 > sizeof small ? malloc_or_less(total + 1) : small;
+    if (msg == NULL) {
+        out_flush();
+        before_write(STDERR_FILENO, "", 0);
+        if (dprintf(STDERR_FILENO, "%s: ", program_name) < 0 ||
+            vdprintf(STDERR_FILENO, fmt, ap) < 0 ||
+            dprintf(STDERR_FILENO, err ? ": %s\n" : "\n", err) < 0)
+            stderr_error = 1;
+        return;
+    }
     memcpy(msg, program_name, head - 2);
     memcpy(msg + head - 2, ": ", 2);
     vsnprintf(msg + head, len + 1, fmt, ap);

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -30,6 +31,7 @@
 #include "flow.h"
 #include "hasher.h"
 #include "input.h"
+#include "lowmem.h"
 #include "source.h"
 #include "threads.h"
 #include "xalloc.h"
@@ -45,11 +47,13 @@
 #define NEXT_AHEAD ((off_t)2 << 20) /* the next inputs' starts asked for by then */
 #define SPARE_FDS 2                 /* descriptors left for the rest (catalogues) */
 #define PLAIN_BUF ((size_t)256 << 10)
+#define BORROW_MAX 4096             /* longer names are not copied */
 
 enum job_state { JOB_NEW, JOB_INPUT, JOB_IN_ORDER, JOB_DONE };
 
 struct job {
-    char *name;                     /* NULL: a mark */
+    const char *name;               /* NULL: a mark */
+    char *copy;                     /* the name, when it is ours to free */
     unsigned char tag[TAG_MAX];
     enum job_state state;
     int fd;                         /* once opened */
@@ -70,7 +74,7 @@ static struct {
     unsigned jobs_wanted;
     enum mode mode;
     struct hasher *hashers[ENGINE_MAX_JOBS];
-    pthread_t threads[ENGINE_MAX_JOBS];
+    struct thread threads[ENGINE_MAX_JOBS];
     unsigned n_threads;
     struct hasher *inline_hasher;   /* -j1: stepped in this thread */
     unsigned fds;                   /* inputs open, not yet emitted */
@@ -80,6 +84,7 @@ static struct {
     void *tick_arg;
     struct timespec next_tick;
     unsigned inputs_pending;        /* undecided: inputs not yet emitted */
+    unsigned long plain, fd_waits, gave_back, asked;  /* for engine_stats */
     uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
 } e;
 
@@ -190,7 +195,7 @@ static int give_memory_back(void)
         return 0;
     flow_stop();
     for (t = 0; t < e.n_threads; t++) {
-        pthread_join(e.threads[t], NULL);
+        thread_join(&e.threads[t]);
         hasher_free(e.hashers[t]);
     }
     e.n_threads = 0;
@@ -205,6 +210,7 @@ static int give_memory_back(void)
     }
     flow_end();
     e.mode = MODE_PLAIN;
+    e.gave_back++;
     return 1;
 }
 
@@ -242,11 +248,14 @@ static int open_job(struct job *j)
         return 0;
     fd = source_open(j->name, &size, &in_order);
     err = errno;
-    if (fd < 0 && (err == EMFILE || err == ENFILE) && e.fds > 0)
+    if (fd < 0 && (err == EMFILE || err == ENFILE) && e.fds > 0) {
+        e.fd_waits++;
         return 0;
+    }
     /* The last few descriptors are left to the rest of md5sum. */
     if (fd >= 0 && e.fds > 0 && e.fd_limit > 0 && fd >= e.fd_limit - SPARE_FDS) {
         close(fd);
+        e.fd_waits++;
         return 0;
     }
     if (fd < 0) {
@@ -278,31 +287,25 @@ static void hashed_here(uint64_t absorbed, void *arg)
     tick();
 }
 
-/* The job at the head, to be read in order: hash it here, plainly. */
+/* The job at the head, to be read in order: hash it here, plainly, as GNU
+ * would, through a buffer to the input's measure (a fresh page costs a
+ * fault), made for it and freed after: nothing is held between jobs. */
 static void hash_plain(struct job *j)
 {
-    static unsigned char small[4096 + 128];
-    static unsigned char *buf = small;
-    static size_t cap = 4096;
-    size_t want = j->size >= 0 && (size_t)j->size < PLAIN_BUF ? (size_t)j->size : PLAIN_BUF;
+    unsigned char small[4096 + 128], *buf = small;
+    size_t cap = 4096, want = j->size >= 0 && (size_t)j->size < PLAIN_BUF ? (size_t)j->size : PLAIN_BUF;
     struct md5_ctx ctx;
     enum result_status status = RESULT_OK;
     int err = 0;
 
-    /* A buffer to the input's measure, reused (a fresh page costs a fault). */
     want = (want + 4095) & ~(size_t)4095;
-    if (want > cap) {
-        unsigned char *p = malloc(want + 128);
-
-        if (p) {
-            if (buf != small)
-                free(buf);
-            buf = p;
-            cap = want;
-        }
-    }
+    if (want > cap && (buf = malloc(want + 128)) != NULL)
+        cap = want;
+    else
+        buf = small;
     md5_init(&ctx);
     e.head_here = 0;
+    e.plain++;
     if (j->fd == STDIN_FILENO) {
         /* Its size, from where reading starts, if a file: for progress. */
         struct stat st;
@@ -340,6 +343,8 @@ static void hash_plain(struct job *j)
     }
     j->r.hashed = ctx.length;
     done(j, status, err);
+    if (buf != small)
+        free(buf);
 }
 
 /* Emit what is done at the head. */
@@ -367,8 +372,8 @@ static int emit_done(void)
         e.emit(&j->r, e.arg);
         if (j->name)
             e.inputs_done++;
-        free(j->name);
-        j->name = NULL;
+        free(j->copy);
+        j->name = j->copy = NULL;
         any = 1;
     }
     return any;
@@ -388,8 +393,21 @@ static void ask_next(size_t in, off_t off, off_t size)
     for (; left > 0 && flow_reader_peek(e.advised, &fd, &size); e.advised++) {
         len = size < left ? size : left;
         posix_fadvise(fd, 0, len, POSIX_FADV_WILLNEED);
+        e.asked++;
         left -= len;
     }
+}
+
+/* The reader comes to input IN (FD, from OFF to SIZE): is the rest of the
+ * run in memory again?  The inputs it asked for are, by its own asking: it
+ * looks at the first one it has not asked for instead. */
+static void warm_again(size_t in, int fd, off_t off, off_t size)
+{
+    if (e.advised > in && flow_reader_peek(e.advised, &fd, &size))
+        off = 0;
+    else if (e.advised > in)
+        return;
+    flow_reader_cached(source_cached(fd, off, size) == 1);
 }
 
 /* One thing the caller's thread can do now, in this order: hash the head
@@ -420,7 +438,7 @@ static int step(void)
         enum source_got how;
 
         if (first) {
-            flow_reader_cached(source_cached(fd, off, size) == 1);
+            warm_again(in, fd, off, size);
             /* As GNU and cat ask: a larger read-ahead for what is read
              * front to back. */
             posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -457,6 +475,20 @@ static void pump(enum until u)
     }
 }
 
+/* What each mechanism did, on stderr at exit: for tests that check that it
+ * works, and fails when it is switched off (docs/RELIABILITY.md). */
+static void print_stats(void)
+{
+    struct flow_stats f;
+
+    flow_get_stats(&f);
+    fprintf(stderr,
+            "md5sum engine: threads %u, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
+            "cold %lu, warm %lu, asked %lu, fd waits %lu, gave back %lu\n",
+            e.n_threads, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
+            f.cold, f.warm, e.asked, e.fd_waits, e.gave_back);
+}
+
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
 {
     struct rlimit rl;
@@ -467,6 +499,8 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     /* Made now rather than static: under a tight ulimit -v, the space is
      * better left to the catalogues loaded at start. */
     if (!e.ring) {
+        if (getenv("MD5SUM_ENGINE_STATS"))
+            atexit(print_stats);
         for (e.cap = JOBS; e.cap > 0 && !(e.ring = malloc(e.cap * sizeof *e.ring)); e.cap /= 16)
             continue;
         if (!e.ring)
@@ -475,7 +509,7 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     if (e.fd_limit == 0)
         e.fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ?
                          (long)rl.rlim_cur : -1;
-    xalloc_on_short(give_memory_back);
+    lowmem_on_short(give_memory_back);
 }
 
 /* Queue a job; NAME NULL makes a mark, done already. */
@@ -483,17 +517,24 @@ static void submit(const char *name, const void *tag, size_t tag_len)
 {
     char *copy = NULL;
     struct job *j;
+    size_t len;
 
-    if (name) {
-        size_t len = strlen(name) + 1;
-
-        copy = xmalloc(len);
-        memcpy(copy, name, len);
+    /* A job with a long name (one that cannot be opened: PATH_MAX), or any
+     * job once plain, is over before submit returns: its name is not copied,
+     * so a list's long line is held no more than GNU holds it.  With no
+     * memory for a copy, the lanes' is given back, and then it is plain. */
+    if (name && e.mode != MODE_PLAIN && (len = strlen(name) + 1) <= BORROW_MAX) {
+        copy = malloc_or_less(len);
+        if (copy)
+            memcpy(copy, name, len);
+        else if (e.mode != MODE_PLAIN)
+            xalloc_die();
     }
     pump(UNTIL_ROOM);
     j = job(e.tail++);
     memset(j, 0, sizeof *j);
-    j->name = copy;
+    j->name = copy ? copy : name;
+    j->copy = copy;
     j->fd = -1;
     j->size = -1;
     if (tag_len > 0)
@@ -506,7 +547,7 @@ static void submit(const char *name, const void *tag, size_t tag_len)
      * once it is opened, tells. */
     if (e.mode == MODE_UNDECIDED && ++e.inputs_pending > 1)
         lanes_or_plain();
-    if (e.mode == MODE_PLAIN)
+    if (e.mode == MODE_PLAIN || !copy)
         pump(UNTIL_EMPTY);
     while (e.mode == MODE_LANES && e.opened < e.tail && open_job(job(e.opened)))
         e.opened++;

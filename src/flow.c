@@ -22,6 +22,7 @@ struct input {
     int ended, err;              /* reading is over: at the end, or ERR */
     struct chunk *first, *last;  /* read by the reader, not yet hashed */
     size_t queued;
+    uintmax_t by_the_reader;     /* bytes it read of it (statistics) */
     struct flow_sleeper *owner;  /* its hasher */
     int done;
     enum result_status status;
@@ -43,6 +44,7 @@ static struct {
     int cold, stopping;
     unsigned warm_run;
     uintmax_t hashed;             /* over every input, for progress */
+    struct flow_stats stats;
     struct flow_sleeper *asleep;
 } f;
 
@@ -236,6 +238,8 @@ void flow_reader_put(size_t in, struct chunk *c, int failed, int err)
         x->last = c;
         x->queued++;
         x->read_off = c->off + (off_t)c->len;
+        f.stats.reader_bytes += c->len;
+        x->by_the_reader += c->len;
     }
     if (x->taken)
         wake_locked(x->owner);
@@ -265,6 +269,7 @@ void flow_reader_cached(int yes)
     f.warm_run = yes ? f.warm_run + 1 : 0;
     if (f.cold && f.warm_run >= WARM_AGAIN) {
         f.cold = 0;
+        f.stats.warm++;
         wake_all_locked();
     }
     flow_unlock();
@@ -321,6 +326,13 @@ void flow_wait(unsigned long seen, const struct timespec *deadline)
             break;
     }
     f.reader_waits = 0;
+    flow_unlock();
+}
+
+void flow_get_stats(struct flow_stats *s)
+{
+    flow_lock();
+    *s = f.stats;
     flow_unlock();
 }
 
@@ -397,6 +409,8 @@ void flow_read_locked(size_t in, off_t off, int ended, int err, int later)
     }
     if (later) {
         x->by_reader = 1;
+        f.stats.later++;
+        f.stats.cold += !f.cold;
         f.cold = 1;
         f.warm_run = 0;
         tell_reader_locked();
@@ -433,6 +447,8 @@ void flow_done_locked(size_t in, enum result_status status, int err,
 
     while (x->first)
         flow_unbuf_locked(flow_chunk_locked(in), 0);
+    if (hashed > x->by_the_reader)
+        f.stats.hasher_bytes += hashed - x->by_the_reader;
     x->done = 1;
     x->status = status;
     x->result_err = err;

@@ -88,6 +88,16 @@ unsigned long flow_events(void);
  * limit; CLOCK_MONOTONIC). */
 void flow_wait(unsigned long seen, const struct timespec *deadline);
 
+/* What happened, for tests that check each mechanism works (engine.c
+ * prints them under MD5SUM_ENGINE_STATS). */
+struct flow_stats {
+    uintmax_t reader_bytes, hasher_bytes;  /* read by the reader, by hashers */
+    unsigned long later;                   /* hashers' reads that found the
+                                            * storage must be waited for */
+    unsigned long cold, warm;              /* runs turned cold, warm again */
+};
+void flow_get_stats(struct flow_stats *s);
+
 /* Stop the hashers: they return at their next step; no input is added
  * after.  flow_stopping_locked tells them. */
 void flow_stop(void);

@@ -139,51 +139,55 @@ static struct shape scan(const char *name, size_t len)
     return sh;
 }
 
-static char *append(char *out, const char *s, size_t n)
+/* Where the quoted name goes: BUF, or nowhere (NULL) when only its length
+ * is wanted; LEN bytes so far. */
+struct out {
+    char *buf;
+    size_t len;
+};
+
+static void append(struct out *o, const char *s, size_t n)
 {
-    memcpy(out, s, n);
-    return out + n;
+    if (o->buf)
+        memcpy(o->buf + o->len, s, n);
+    o->len += n;
 }
 
 /* C_ESCAPES: \n and its kind for a control byte of its own, not for one in
  * a longer unit (glibc's GB18030 takes "\x81\x30\n" at the end for an
  * incomplete 4-byte character). */
-static char *escape_byte(char *out, unsigned char c, int c_escapes)
+static void escape_byte(struct out *o, unsigned char c, int c_escapes)
 {
     static const char cesc[] = "\aa\bb\ff\nn\rr\tt\vv";
     const char *e = c && c_escapes ? memchr(cesc, c, sizeof cesc - 1) : NULL;
+    char esc[4];
 
-    *out++ = '\\';
+    esc[0] = '\\';
     if (e && (e - cesc) % 2 == 0) {
-        *out++ = e[1];
+        esc[1] = e[1];
+        append(o, esc, 2);
     } else {
-        *out++ = (char)('0' + (c >> 6));
-        *out++ = (char)('0' + ((c >> 3) & 7));
-        *out++ = (char)('0' + (c & 7));
+        esc[1] = (char)('0' + (c >> 6));
+        esc[2] = (char)('0' + ((c >> 3) & 7));
+        esc[3] = (char)('0' + (c & 7));
+        append(o, esc, 4);
     }
-    return out;
 }
 
-/* NAME quoted when it needs to be, or when ALWAYS. */
-static char *quote(const char *name, int always)
+/* NAME (LEN bytes, of shape SH) quoted when it needs to be, or when ALWAYS,
+ * into O. */
+static void render(struct out *o, const char *name, size_t len, struct shape sh, int always)
 {
-    size_t len = strlen(name), i = 0;
-    struct shape sh = scan(name, len);
+    size_t i = 0;
     int in_dollar = 0;
-    char *res, *out;
 
-    /* Worst case: 6 bytes per input byte (a ' then an unprintable byte give
-     * 4 + 7 for 2), plus 1 when the first byte is unprintable ('$'\ooo is 7
-     * for 1), the outer quotes and the NUL. */
-    res = out = xmalloc(6 * len + 4);
     if (!(sh.needs_quotes || always) || sh.dquotes) {
         if (sh.dquotes)
-            *out++ = '"';
-        out = append(out, name, len);
+            append(o, "\"", 1);
+        append(o, name, len);
         if (sh.dquotes)
-            *out++ = '"';
-        *out = '\0';
-        return res;
+            append(o, "\"", 1);
+        return;
     }
     /* gnulib 9.1 quirk, kept for byte-identical messages: for a name holding
      * a ' it scans the whole name first, then writes it without resetting
@@ -192,32 +196,46 @@ static char *quote(const char *name, int always)
      * inside an unprintable sequence is not a ' to gnulib. */
     if (sh.has_squote)
         in_dollar = sh.ends_unprintable;
-    *out++ = '\'';
+    append(o, "'", 1);
     while (i < len) {
         struct unit u = next_unit(name + i, len - i);
         size_t k;
 
         if (!u.printable) {
             if (!in_dollar)
-                out = append(out, "'$'", 3);
+                append(o, "'$'", 3);
             in_dollar = 1;
             for (k = 0; k < u.len; k++)
-                out = escape_byte(out, (unsigned char)name[i + k], u.len == 1);
+                escape_byte(o, (unsigned char)name[i + k], u.len == 1);
         } else if (u.len == 1 && name[i] == '\'') {
             /* Closes whichever quoting is open, then an escaped quote. */
-            out = append(out, "'\\''", 4);
+            append(o, "'\\''", 4);
             in_dollar = 0;
         } else {
             if (in_dollar)
-                out = append(out, "''", 2);
+                append(o, "''", 2);
             in_dollar = 0;
-            out = append(out, name + i, u.len);
+            append(o, name + i, u.len);
         }
         i += u.len;
     }
-    *out++ = '\'';
-    *out = '\0';
-    return res;
+    append(o, "'", 1);
+}
+
+/* NAME quoted when it needs to be, or when ALWAYS: measured first, so that
+ * a long name takes no more memory than its quoted form (as gnulib's). */
+static char *quote(const char *name, int always)
+{
+    size_t len = strlen(name);
+    struct shape sh = scan(name, len);
+    struct out o = {NULL, 0};
+
+    render(&o, name, len, sh, always);
+    o.buf = xmalloc(o.len + 1);
+    o.len = 0;
+    render(&o, name, len, sh, always);
+    o.buf[o.len] = '\0';
+    return o.buf;
 }
 
 char *quote_name(const char *name)

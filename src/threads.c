@@ -4,21 +4,38 @@
 #include "threads.h"
 
 #include <sched.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define STACK_SIZE ((size_t)256 << 10)
 
-int thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+int thread_start(struct thread *t, void *(*fn)(void *), void *arg)
 {
+    long page = sysconf(_SC_PAGESIZE);
     pthread_attr_t attr;
-    int rc;
+    int rc = -1;
 
-    if (pthread_attr_init(&attr) != 0)
+    t->stack_len = STACK_SIZE + (size_t)(page > 0 ? page : 4096);
+    t->stack = mmap(NULL, t->stack_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (t->stack == MAP_FAILED)
         return -1;
-    pthread_attr_setstacksize(&attr, STACK_SIZE);
-    rc = pthread_create(t, &attr, fn, arg);
-    pthread_attr_destroy(&attr);
-    return rc == 0 ? 0 : -1;
+    /* Its lowest page is a guard: an overflow faults, as on any stack. */
+    if (mprotect(t->stack, t->stack_len - STACK_SIZE, PROT_NONE) == 0 &&
+        pthread_attr_init(&attr) == 0) {
+        if (pthread_attr_setstack(&attr, (char *)t->stack + t->stack_len - STACK_SIZE,
+                                  STACK_SIZE) == 0)
+            rc = pthread_create(&t->id, &attr, fn, arg) == 0 ? 0 : -1;
+        pthread_attr_destroy(&attr);
+    }
+    if (rc != 0)
+        munmap(t->stack, t->stack_len);
+    return rc;
+}
+
+void thread_join(struct thread *t)
+{
+    pthread_join(t->id, NULL);
+    munmap(t->stack, t->stack_len);
 }
 
 unsigned cpus_available(void)

@@ -3,40 +3,27 @@
 #include <stdlib.h>
 
 #include "diag.h"
+#include "lowmem.h"
 
 void xalloc_die(void)
 {
     diag_out_of_memory();
 }
 
-static int (*short_hook)(void);
-
-void xalloc_on_short(int (*give_back)(void))
-{
-    short_hook = give_back;
-}
-
-/* Memory is short: is there some to be had back? */
-static void retry(void)
-{
-    if (!short_hook || !short_hook())
-        diag_out_of_memory();
-}
-
 void *xmalloc(size_t n)
 {
-    void *p;
+    void *p = malloc_or_less(n);
 
-    while (!(p = malloc(n ? n : 1)))
-        retry();
+    if (!p)
+        diag_out_of_memory();
     return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
-    void *q;
+    void *q = realloc_or_less(p, n);
 
-    while (!(q = realloc(p, n ? n : 1)))
-        retry();
+    if (!q)
+        diag_out_of_memory();
     return q;
 }

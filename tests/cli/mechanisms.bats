@@ -1,0 +1,127 @@
+#!/usr/bin/env bats
+# Each mechanism of the engine, shown at work by the counters it prints at
+# exit under MD5SUM_ENGINE_STATS (src/engine.c), with the output compared
+# with GNU's in the same test.  Each test fails when its mechanism is
+# switched off (docs/RELIABILITY.md lists which change each one catches).
+load '../helpers'
+
+# stats ARGS...: run our md5sum with ARGS in counting mode (output to
+# /dev/null) and set THREADS INLINE PLAIN READER HASHERS LATER COLD WARM
+# ASKED FD_WAITS GAVE_BACK from its last line on stderr.
+stats() {
+    local line
+    line=$(MD5SUM_ENGINE_STATS=1 ${STATS_PREFIX:-} "$MD5SUM" "$@" 2>&1 >/dev/null | tail -n 1)
+    echo "$line"
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ asked\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+)$ ]] ||
+        { echo "no counters in: $line"; return 1; }
+    THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
+    READER=${BASH_REMATCH[4]} HASHERS=${BASH_REMATCH[5]} LATER=${BASH_REMATCH[6]}
+    COLD=${BASH_REMATCH[7]} WARM=${BASH_REMATCH[8]} ASKED=${BASH_REMATCH[9]}
+    FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]}
+}
+
+# files N SIZE [PREFIX]: N files of SIZE random bytes.
+files() {
+    local i
+    for ((i = 0; i < $1; i++)); do head -c "$2" /dev/urandom > "${3:-f}$i"; done
+}
+
+# warm FILE...: in the page cache.  cold FILE...: out of it (written back
+# first: dirty pages cannot be dropped).
+warm() { cat "$@" > /dev/null; }
+cold() {
+    sync "$@"
+    local f
+    for f in "$@"; do dd if="$f" iflag=nocache count=0 status=none; done
+}
+
+cpus() { nproc; }
+
+@test "a lone file up to 16 MiB is hashed plainly, no thread started" {
+    files 1 3000000
+    same 'md5sum f0'
+    stats f0
+    [ "$THREADS" = 0 ] && [ "$INLINE" = 0 ] && [ "$PLAIN" = 1 ]
+}
+
+@test "a lone larger file: the reader reads it ahead, one hasher only hashes" {
+    [ "$(cpus)" -ge 1 ]
+    files 1 20000000
+    warm f0
+    same 'md5sum f0'
+    stats -j2 f0
+    [ "$THREADS" -ge 1 ] && [ "$PLAIN" = 0 ]
+    [ "$READER" = 20000000 ] && [ "$HASHERS" = 0 ]
+}
+
+@test "warm inputs are read by their hashers, the reader reads none" {
+    files 64 300000
+    warm f*
+    same 'md5sum f*'
+    stats -j2 f*
+    [ "$COLD" = 0 ] && [ "$READER" = 0 ] && [ "$HASHERS" = $((64 * 300000)) ]
+}
+
+@test "cold inputs: the reader reads them, in order, and each hasher asks the storage once at most" {
+    files 40 1000000
+    cold f*
+    same 'md5sum f*'
+    cold f*
+    stats -j2 f*
+    [ "$COLD" -ge 1 ] && [ "$LATER" -ge 1 ] && [ "$LATER" -le "$THREADS" ] && [ "$WARM" = 0 ]
+    # All but what the hashers read before the first miss.
+    [ "$READER" -ge $((38 * 1000000)) ]
+    # The next inputs' starts are asked for as each one ends.
+    [ "$ASKED" -ge 30 ]
+}
+
+@test "a cold run turns warm again once the reader finds inputs in memory" {
+    files 8 1000000 a
+    files 64 1000000 b
+    cold a*
+    warm b*
+    same 'md5sum a* b*'
+    cold a*
+    warm b*
+    stats -j2 a* b*
+    [ "$COLD" -ge 1 ] && [ "$WARM" -ge 1 ] && [ "$HASHERS" -gt 0 ]
+}
+
+@test "-j1: one hasher in this thread, lanes all the same" {
+    files 64 100000
+    warm f*
+    same 'md5sum f*'
+    stats -j1 f*
+    [ "$THREADS" = 0 ] && [ "$INLINE" = 1 ] && [ "$HASHERS" = $((64 * 100000)) ]
+}
+
+@test "no more hashers than CPUs, whatever -j asks" {
+    files 16 100000
+    local j
+    for j in 2 8 64 256; do
+        stats -j$j f*
+        [ "$THREADS" -le "$(cpus)" ] || { echo "-j$j: $THREADS threads on $(cpus) CPUs"; return 1; }
+    done
+}
+
+@test "threads start once and serve every checksum list of a run" {
+    local i
+    for ((i = 0; i < 30; i++)); do
+        printf 'a%s' "$i" > "a$i"
+        printf 'b%s' "$i" > "b$i"
+        "$GNU_MD5SUM" "a$i" "b$i" > "l$i"
+    done
+    same 'md5sum -c l*'
+    stats -j2 -c l*
+    [ "$THREADS" -ge 1 ] && [ "$THREADS" -le 2 ]
+}
+
+@test "out of descriptors: an early open waits for one of ours to close, as GNU gets its own" {
+    files 100 5000
+    warm f*
+    same 'ulimit -n 12; md5sum f*'
+    STATS_PREFIX="" stats -j2 f* 2>/dev/null || true
+    local line
+    line=$(bash -c 'ulimit -n 12; MD5SUM_ENGINE_STATS=1 "$0" -j2 f* 2>&1 >/dev/null | tail -n 1' "$MD5SUM")
+    [[ $line =~ fd\ waits\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] || { echo "$line"; return 1; }
+}
