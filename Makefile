@@ -51,8 +51,11 @@ NLS_CPPFLAGS = -DMD5SUM_NLS=0
 else
 NLS_CPPFLAGS = -DLOCALEDIR='"$(LOCALEDIR)"'
 endif
+# Each object's header dependencies, written by the compiler beside it
+# ($(B)/x.d for $(B)/x.o; -MP: a header since deleted is no error).
+DEP_FLAGS = -MMD -MP
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 $(IMPL_CPPFLAGS) $(NLS_CPPFLAGS) \
-	$(CPPFLAGS)
+	$(DEP_FLAGS) $(CPPFLAGS)
 ALL_CFLAGS = -std=c99 -pthread $(WARN) $(SAN_FLAGS) $(CFLAGS)
 
 CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $(MB_OBJ)
@@ -67,7 +70,6 @@ ENGINE_OBJ = $(B)/engine.o $(B)/flow.o $(B)/hasher.o $(B)/bufs.o $(B)/source.o $
           $(B)/threads.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/lanes_tests.o $(B)/lanes.o
-HDR = $(wildcard src/*.h src/compress/*.h tests/core/*.h tests/ref/*.h)
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 
@@ -83,20 +85,20 @@ $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
 $(B)/md5test: $(TEST_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CORE_OBJ) $(LDLIBS)
 
-$(B)/%.o: src/%.c $(HDR)
+$(B)/%.o: src/%.c $(B)/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/%.o: src/%.S src/compress/md5_steps.h
+$(B)/%.o: src/%.S $(B)/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Tests also use MAP_ANONYMOUS, which POSIX 2008 lacks.
-$(B)/tests/%.o: tests/core/%.c $(HDR)
+$(B)/tests/%.o: tests/core/%.c $(B)/tests/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/tests/%.o: tests/core/%.S
+$(B)/tests/%.o: tests/core/%.S $(B)/tests/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ASFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -107,12 +109,12 @@ MB_BENCH_OBJ = $(B)/bench/mb_bench.o $(B)/bench/clock.o
 $(B)/mb_bench: $(MB_BENCH_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MB_BENCH_OBJ) $(CORE_OBJ) $(LDLIBS)
 
-$(B)/bench/%.o: bench/%.c bench/clock.h $(HDR)
+$(B)/bench/%.o: bench/%.c $(B)/bench/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # Reference code (tests/ref), independent of src/: the fuzzers' oracle.
-$(B)/ref/%.o: tests/ref/%.c $(HDR)
+$(B)/ref/%.o: tests/ref/%.c $(B)/ref/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -133,7 +135,7 @@ fuzz-build: $(FUZZ_BIN)
 $(FUZZ_BIN): $(B)/fuzz/%: $(B)/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(HDR)
+$(B)/fuzz/%.o: tests/fuzz/%.c $(B)/fuzz/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -168,6 +170,16 @@ uninstall:
 
 clean:
 	rm -rf build build-*
+
+# The header dependencies of every object family (a new object list goes
+# here too): src/ and src/compress/, tests/core, bench, tests/ref and the
+# fuzz targets.  Each object also depends on its .d, which no rule makes
+# (the compiler writes it): an object built before dependencies were
+# generated has none, and is rebuilt once.
+DEP = $(patsubst %.o,%.d,$(sort $(CLI_OBJ) $(CORE_OBJ) $(TEST_OBJ) $(MB_BENCH_OBJ) $(FUZZ_LIB) \
+	$(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%.o)))
+$(DEP):
+-include $(wildcard $(DEP))
 
 # Fault injection for tests/cli/resize.bats and faults.bats (native builds only).
 $(B)/fault_preload.so: tests/fault/fault_preload.c
