@@ -55,8 +55,8 @@ void lanes_remove(struct lanes *s, struct lane_task *t, uint32_t state[4]);
 int lanes_runnable(const struct lanes *s);
 
 /* One round.  Returns how many tasks ran out of blocks, listed in ENDED.
- * If a kernel is interrupted (siglongjmp out of a SIGBUS), every task's
- * state, p and blocks are still those from before the round. */
+ * Nothing recovers from a fault inside a round: chunks must be memory that
+ * cannot fault (the engine's read buffers, never a mapped file). */
 unsigned lanes_run(struct lanes *s, struct lane_task *ended[MD5_MB_MAX_LANES]);
 
 #endif
