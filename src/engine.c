@@ -379,22 +379,21 @@ static int emit_done(void)
     return any;
 }
 
-/* The reader reads input IN at OFF: once the rest of it is less than
- * NEXT_AHEAD, the next inputs' starts are asked for too, up to that much,
- * so that the storage has them queued when this one ends.  So reads are
- * still asked in order, and the storage never idles between inputs. */
+/* The reader read input IN at OFF, its last read: the next input's start is
+ * asked for now (up to NEXT_AHEAD bytes), so that the storage has it queued
+ * while this one is hashed: kernel read-ahead stops at a file's end, and
+ * small files would be read one request at a time, the storage idle in
+ * between.  Asked only after this one's last byte, and one input ahead:
+ * the storage still sees one stream, in order. */
 static void ask_next(size_t in, off_t off, off_t size)
 {
-    off_t left = NEXT_AHEAD - (size - off - (off_t)CHUNK), len;
     int fd;
 
-    if (e.advised <= in)
-        e.advised = in + 1;
-    for (; left > 0 && flow_reader_peek(e.advised, &fd, &size); e.advised++) {
-        len = size < left ? size : left;
-        posix_fadvise(fd, 0, len, POSIX_FADV_WILLNEED);
+    if (size - off <= (off_t)(CHUNK + MD5_BLOCK_SIZE) && e.advised <= in + 1 &&
+        flow_reader_peek(in + 1, &fd, &size)) {
+        posix_fadvise(fd, 0, size < NEXT_AHEAD ? size : NEXT_AHEAD, POSIX_FADV_WILLNEED);
+        e.advised = in + 2;
         e.asked++;
-        left -= len;
     }
 }
 
@@ -443,9 +442,9 @@ static int step(void)
              * front to back. */
             posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
         }
-        ask_next(in, off, size);
         e.flush(e.arg);
         how = source_read(fd, c->data, CHUNK, off, size, 0, &c->len);
+        ask_next(in, off, size);
         c->off = off;
         c->final = how == SOURCE_END;
         flow_reader_put(in, c, how == SOURCE_FAILED, errno);
