@@ -1,49 +1,53 @@
+/* madvise and MAP_ANONYMOUS are not POSIX 2008; the feature-test macro is
+ * the documented way to ask for them. */
+#define _DEFAULT_SOURCE /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 #include "flow.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/mman.h>
 
-/* Untaken inputs that wake a sleeping hasher: fewer are left to the
- * caller's thread, which takes them before it waits (flow_kick), so that a
- * list of two files wakes no thread. */
-#define WAKE_BATCH 4
-/* Chunks the reader reads ahead of a warm input's hasher. */
-#define AHEAD_WARM 8
-/* Inputs found in memory in a row that end a cold run. */
-#define WARM_AGAIN 4
+#include "verify.h"
+
+#define CHUNK_ROOM (CHUNK + 4096)
+#define SMALL_PAGES ((size_t)2 << 20)   /* of the buffers, kept out of huge pages */
+VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_PAD_MAX);
+
+#define WAKE_BATCH 4   /* untaken inputs that wake a hasher: fewer wait for
+                        * flow_wait, so a list of two files wakes no thread
+                        * before the caller has to wait */
+#define AHEAD_WARM 8   /* chunks read ahead of a lone warm input's hasher */
+#define WARM_AGAIN 4   /* inputs found in memory in a row: no longer cold */
 
 struct input {
     int fd;
-    off_t size;
-    off_t read_off;              /* reading goes on from here */
+    off_t size, read_off;          /* reading goes on from read_off */
     int taken, by_reader, reader_started;
-    int ended, err;              /* reading is over: at the end, or ERR */
-    struct chunk *first, *last;  /* read by the reader, not yet hashed */
+    int ended, err;                /* reading is over: at the end, or ERR */
+    struct chunk *first, *last;    /* read by the reader, not yet hashed */
     size_t queued;
-    uintmax_t by_the_reader;     /* bytes it read of it (statistics) */
-    struct flow_sleeper *owner;  /* its hasher */
+    uintmax_t reader_bytes;
+    struct flow_sleeper *owner;    /* its hasher */
     int done;
-    enum result_status status;
-    int result_err;
-    unsigned char digest[MD5_DIGEST_SIZE];
-    uintmax_t hashed;
+    struct result r;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     pthread_cond_t reader_cv;
-    int reader_waits;
-    unsigned long events;
-    struct input *in;             /* FLOW_INPUTS of them, with the buffers */
-    size_t head, take, rd, tail;  /* live [head, tail); next to take; the
-                                   * oldest the reader may still read */
-    struct bufs bufs;
-    size_t reserve, own;          /* buffers the hashers may read into, hold */
-    int cold, stopping;
+    int reader_waits, cold, stopping;
+    unsigned long events, seen;    /* what the reader may wait for; seen */
+    struct input *in;              /* FLOW_INPUTS, made with the buffers */
+    size_t head, take, rd, tail;   /* live [head, tail); the next to take;
+                                    * the oldest the reader may read */
+    unsigned char *map;            /* the buffers: one mapping */
+    size_t map_len, n_free;
+    struct chunk *chunks, *free;   /* lowest address first */
+    size_t reserve, own;           /* buffers the hashers may read into, hold */
     unsigned warm_run;
-    uintmax_t hashed;             /* over every input, for progress */
+    uintmax_t hashed;
     struct flow_stats stats;
     struct flow_sleeper *asleep;
 } f;
@@ -53,38 +57,85 @@ static struct input *at(size_t i)
     return &f.in[i % FLOW_INPUTS];
 }
 
-int flow_init(size_t n_bufs, size_t reserve)
+/* Buffers are mapped in at their first touch, a page fault each page, and
+ * in a VM whose hypervisor shadows the page tables each fault is dear (on
+ * the EPYC VM of docs/PERFORMANCE.md, filling 8 MiB of new 4 KiB pages took
+ * 25 ms, 1 ms in 2 MiB pages); but a huge page is cleared whole at its first
+ * touch.  So the buffers are handed out lowest first, and past the first
+ * SMALL_PAGES (what a run of a few files uses) offered to huge pages. */
+static int map_buffers(size_t n, size_t headroom)
+{
+    size_t i, skip;
+    void *room;
+
+    f.map_len = n * CHUNK_ROOM + SMALL_PAGES;   /* room to align */
+    f.map = mmap(NULL, f.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (f.map == MAP_FAILED)
+        return -1;
+    room = mmap(NULL, headroom, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    f.chunks = malloc(n * sizeof *f.chunks);
+    if (room == MAP_FAILED || !f.chunks) {
+        munmap(f.map, f.map_len);
+        free(f.chunks);
+        return -1;
+    }
+    munmap(room, headroom);
+    skip = (SMALL_PAGES - (uintptr_t)f.map % SMALL_PAGES) % SMALL_PAGES;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(f.map + skip + SMALL_PAGES, f.map_len - skip - SMALL_PAGES, MADV_HUGEPAGE);
+#endif
+    for (f.free = NULL, f.n_free = n, i = n; i-- > 0;) {
+        f.chunks[i].data = f.map + skip + i * CHUNK_ROOM;
+        f.chunks[i].next = f.free;
+        f.free = &f.chunks[i];
+    }
+    return 0;
+}
+
+int flow_init(size_t n_bufs, size_t reserve, size_t headroom)
 {
     static int made;
     pthread_condattr_t attr;
 
-    if (!made) {
-        if (pthread_condattr_init(&attr) != 0)
-            return -1;
-        /* Progress ticks wait by the monotonic clock, where it can be set. */
+    if (!made && pthread_condattr_init(&attr) == 0) {
+        /* Progress ticks wait by the monotonic clock. */
         (void)pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
         made = pthread_cond_init(&f.reader_cv, &attr) == 0;
         pthread_condattr_destroy(&attr);
-        if (!made)
-            return -1;
     }
-    f.in = malloc(FLOW_INPUTS * sizeof *f.in);
-    if (!f.in || bufs_init(&f.bufs, n_bufs) != 0) {
+    f.in = made ? malloc(FLOW_INPUTS * sizeof *f.in) : NULL;
+    if (!f.in || map_buffers(n_bufs, headroom) != 0) {
         free(f.in);
-        f.in = NULL;
         return -1;
     }
     f.reserve = reserve;
-    f.own = 0;
-    f.cold = f.stopping = 0;
     return 0;
 }
 
 void flow_end(void)
 {
-    bufs_end(&f.bufs);
+    munmap(f.map, f.map_len);
+    free(f.chunks);
     free(f.in);
-    f.in = NULL;
+}
+
+/* A free buffer, or NULL; one back: last out, first in (mapped, in cache). */
+static struct chunk *get_locked(void)
+{
+    struct chunk *c = f.free;
+
+    if (c) {
+        f.free = c->next;
+        f.n_free--;
+    }
+    return c;
+}
+
+static void put_locked(struct chunk *c)
+{
+    c->next = f.free;
+    f.free = c;
+    f.n_free++;
 }
 
 void flow_lock(void)
@@ -118,13 +169,7 @@ static void wake_locked(struct flow_sleeper *s)
     }
 }
 
-static void wake_all_locked(void)
-{
-    while (f.asleep)
-        wake_locked(f.asleep);
-}
-
-/* Could a hasher take the next input now?  Cold, only once the reader has
+/* Could a hasher take the next input?  Cold, only once the reader has
  * something of it. */
 static int takeable_locked(void)
 {
@@ -133,7 +178,7 @@ static int takeable_locked(void)
     return f.take < f.tail && !f.stopping && (!f.cold || x->first || x->ended);
 }
 
-/* Wake a sleeping hasher with room, for an input to take. */
+/* Wake a sleeping hasher with room, if there is an input to take. */
 static void wake_taker_locked(void)
 {
     struct flow_sleeper *s = f.asleep;
@@ -144,54 +189,35 @@ static void wake_taker_locked(void)
         wake_locked(s);
 }
 
+/* Written by this thread alone: no lock to read them. */
 int flow_room(void)
 {
-    int room;
-
-    flow_lock();
-    room = f.tail - f.head < FLOW_INPUTS;
-    flow_unlock();
-    return room;
+    return f.tail - f.head < FLOW_INPUTS;
 }
 
 size_t flow_add(int fd, off_t size)
 {
     struct input *x;
-    size_t i;
 
     flow_lock();
-    i = f.tail++;
-    x = at(i);
+    x = at(f.tail++);
     memset(x, 0, sizeof *x);
     x->fd = fd;
     x->size = size;
     if (f.tail - f.take >= WAKE_BATCH)
         wake_taker_locked();
     flow_unlock();
-    return i;
+    return f.tail - 1;
 }
 
-void flow_kick(void)
-{
-    flow_lock();
-    flow_pass_on_locked();
-    flow_unlock();
-}
-
-void flow_pass_on_locked(void)
-{
-    wake_taker_locked();
-}
-
-int flow_reader_next(size_t *in, int *fd, off_t *off, off_t *size, struct chunk **c, int *first)
+int flow_reader_next(struct flow_read *r)
 {
     size_t i;
+    int found = 0;
 
     flow_lock();
-    if (f.rd < f.head)
-        f.rd = f.head;
-    while (f.rd < f.tail && at(f.rd)->ended)
-        f.rd++;
+    for (f.rd = f.rd < f.head ? f.head : f.rd; f.rd < f.tail && at(f.rd)->ended; f.rd++)
+        continue;
     for (i = f.rd; i < f.tail; i++) {
         struct input *x = at(i);
 
@@ -199,52 +225,54 @@ int flow_reader_next(size_t *in, int *fd, off_t *off, off_t *size, struct chunk 
             continue;
         /* Cold, the storage sees one stream: the oldest input first, front
          * to back.  Warm, a lone input's hasher is kept a few chunks ahead. */
-        if (f.bufs.n_free + f.own <= f.reserve || (!f.cold && x->queued >= AHEAD_WARM)) {
-            if (f.cold)
-                break;
-            continue;
+        if (f.n_free + f.own > f.reserve && (f.cold || x->queued < AHEAD_WARM)) {
+            x->by_reader = 1;
+            r->first = !x->reader_started;
+            x->reader_started = 1;
+            r->c = get_locked();
+            r->in = i;
+            r->fd = x->fd;
+            r->off = x->read_off;
+            r->size = x->size;
+            found = 1;
         }
-        x->by_reader = 1;
-        *first = !x->reader_started;
-        x->reader_started = 1;
-        *c = bufs_get(&f.bufs);
-        *in = i;
-        *fd = x->fd;
-        *off = x->read_off;
-        *size = x->size;
-        flow_unlock();
-        return 1;
+        if (found || f.cold)
+            break;
     }
     flow_unlock();
-    return 0;
+    return found;
 }
 
-void flow_reader_put(size_t in, struct chunk *c, int failed, int err)
+void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
 {
     struct input *x;
 
     flow_lock();
-    x = at(in);
-    x->ended = failed || c->final;
+    x = at(r->in);
+    x->ended = failed || r->c->final;
+    x->err = failed ? err : 0;
     if (failed) {
-        x->err = err;
-        bufs_put(&f.bufs, c);
+        put_locked(r->c);
     } else {
-        c->next = NULL;
-        if (x->last)
-            x->last->next = c;
-        else
-            x->first = c;
-        x->last = c;
+        r->c->next = NULL;
+        *(x->last ? &x->last->next : &x->first) = r->c;
+        x->last = r->c;
         x->queued++;
-        x->read_off = c->off + (off_t)c->len;
-        f.stats.reader_bytes += c->len;
-        x->by_the_reader += c->len;
+        x->read_off = r->c->off + (off_t)r->c->len;
+        x->reader_bytes += r->c->len;
+        f.stats.reader_bytes += r->c->len;
     }
     if (x->taken)
         wake_locked(x->owner);
     else
-        flow_pass_on_locked();
+        wake_taker_locked();
+    f.warm_run = cached == 1 ? f.warm_run + 1 : cached == 0 ? 0 : f.warm_run;
+    if (f.cold && f.warm_run >= WARM_AGAIN) {
+        f.cold = 0;
+        f.stats.warm++;
+        while (f.asleep)
+            wake_locked(f.asleep);
+    }
     flow_unlock();
 }
 
@@ -263,76 +291,44 @@ int flow_reader_peek(size_t in, int *fd, off_t *size)
     return yes;
 }
 
-void flow_reader_cached(int yes)
-{
-    flow_lock();
-    f.warm_run = yes ? f.warm_run + 1 : 0;
-    if (f.cold && f.warm_run >= WARM_AGAIN) {
-        f.cold = 0;
-        f.stats.warm++;
-        wake_all_locked();
-    }
-    flow_unlock();
-}
-
 int flow_result(size_t in, struct result *r)
 {
-    struct input *x;
     int done;
 
     flow_lock();
-    x = at(in);
-    done = x->done;
+    done = at(in)->done;
     if (done) {
-        r->status = x->status;
-        r->err = x->result_err;
-        memcpy(r->digest, x->digest, MD5_DIGEST_SIZE);
-        r->hashed = x->hashed;
+        *r = at(in)->r;
         f.head = in + 1;
     }
     flow_unlock();
     return done;
 }
 
-uintmax_t flow_hashed(size_t in, uintmax_t *all)
+uintmax_t flow_hashed(size_t in, uintmax_t *all, struct flow_stats *s)
 {
     uintmax_t n;
 
     flow_lock();
-    n = in < f.tail ? at(in)->hashed : 0;
+    n = in < f.tail ? at(in)->r.hashed : 0;
     *all = f.hashed;
+    if (s)
+        *s = f.stats;
     flow_unlock();
     return n;
 }
 
-unsigned long flow_events(void)
-{
-    unsigned long e;
-
-    flow_lock();
-    e = f.events;
-    flow_unlock();
-    return e;
-}
-
-void flow_wait(unsigned long seen, const struct timespec *deadline)
+void flow_wait(const struct timespec *deadline)
 {
     flow_lock();
+    wake_taker_locked();
     f.reader_waits = 1;
-    while (f.events == seen) {
-        if (!deadline)
-            pthread_cond_wait(&f.reader_cv, &lock);
-        else if (pthread_cond_timedwait(&f.reader_cv, &lock, deadline) == ETIMEDOUT)
-            break;
-    }
+    while (f.events == f.seen &&
+           (deadline ? pthread_cond_timedwait(&f.reader_cv, &lock, deadline) != ETIMEDOUT
+                     : pthread_cond_wait(&f.reader_cv, &lock) == 0))
+        continue;
     f.reader_waits = 0;
-    flow_unlock();
-}
-
-void flow_get_stats(struct flow_stats *s)
-{
-    flow_lock();
-    *s = f.stats;
+    f.seen = f.events;
     flow_unlock();
 }
 
@@ -340,7 +336,8 @@ void flow_stop(void)
 {
     flow_lock();
     f.stopping = 1;
-    wake_all_locked();
+    while (f.asleep)
+        wake_locked(f.asleep);
     flow_unlock();
 }
 
@@ -351,51 +348,42 @@ int flow_stopping_locked(void)
 
 int flow_take_locked(size_t *in, int *fd, off_t *size, int alone, struct flow_sleeper *s)
 {
-    struct input *x;
+    struct input *x = at(f.take);
 
     if (!takeable_locked())
         return 0;
-    x = at(f.take);
     x->taken = 1;
     x->owner = s;
-    if (f.cold || (alone && f.take + 1 == f.tail))
-        x->by_reader = 1;
+    x->by_reader |= f.cold || (alone && f.take + 1 == f.tail);
     *in = f.take++;
     *fd = x->fd;
     *size = x->size;
     if (x->by_reader)
         tell_reader_locked();
+    wake_taker_locked();   /* more for another hasher */
     return 1;
 }
 
-struct chunk *flow_chunk_locked(size_t in)
+enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err)
 {
     struct input *x = at(in);
-    struct chunk *c = x->first;
 
-    if (c) {
-        x->first = c->next;
-        if (!x->first)
+    if ((*c = x->first) != NULL) {
+        if (!(x->first = x->first->next))
             x->last = NULL;
         x->queued--;
         tell_reader_locked();   /* room to read ahead */
+        return FLOW_CHUNK;
     }
-    return c;
-}
-
-int flow_may_read_locked(size_t in, off_t *off)
-{
-    struct input *x = at(in);
-
-    if (x->by_reader || x->ended)
-        return 0;
-    if (f.cold) {
+    *err = x->err;
+    if (x->ended)
+        return x->err ? FLOW_FAILED : FLOW_WAIT;
+    if (!x->by_reader && f.cold) {
         x->by_reader = 1;
         tell_reader_locked();
-        return 0;
     }
     *off = x->read_off;
-    return 1;
+    return x->by_reader ? FLOW_WAIT : FLOW_READ;
 }
 
 void flow_read_locked(size_t in, off_t off, int ended, int err, int later)
@@ -403,10 +391,8 @@ void flow_read_locked(size_t in, off_t off, int ended, int err, int later)
     struct input *x = at(in);
 
     x->read_off = off;
-    if (ended) {
-        x->ended = 1;
-        x->err = err;
-    }
+    x->ended |= ended;
+    x->err = ended ? err : 0;
     if (later) {
         x->by_reader = 1;
         f.stats.later++;
@@ -417,17 +403,9 @@ void flow_read_locked(size_t in, off_t off, int ended, int err, int later)
     }
 }
 
-int flow_ended_locked(size_t in, int *err)
-{
-    const struct input *x = at(in);
-
-    *err = x->err;
-    return x->ended && !x->first;
-}
-
 struct chunk *flow_buf_locked(void)
 {
-    struct chunk *c = bufs_get(&f.bufs);
+    struct chunk *c = get_locked();
 
     f.own += c != NULL;
     return c;
@@ -436,33 +414,32 @@ struct chunk *flow_buf_locked(void)
 void flow_unbuf_locked(struct chunk *c, int own)
 {
     f.own -= own != 0;
-    bufs_put(&f.bufs, c);
+    put_locked(c);
     tell_reader_locked();
 }
 
-void flow_done_locked(size_t in, enum result_status status, int err,
-                      const unsigned char digest[MD5_DIGEST_SIZE], uintmax_t hashed)
+void flow_done_locked(size_t in, const struct result *r)
 {
     struct input *x = at(in);
+    struct chunk *c;
+    off_t off;
+    int err;
 
-    while (x->first)
-        flow_unbuf_locked(flow_chunk_locked(in), 0);
-    if (hashed > x->by_the_reader)
-        f.stats.hasher_bytes += hashed - x->by_the_reader;
+    while (flow_next_locked(in, &c, &off, &err) == FLOW_CHUNK)
+        flow_unbuf_locked(c, 0);
+    flow_progress_locked(in, r->hashed);
+    x->r = *r;
     x->done = 1;
-    x->status = status;
-    x->result_err = err;
-    if (digest)
-        memcpy(x->digest, digest, MD5_DIGEST_SIZE);
-    flow_progress_locked(in, hashed);
+    if (r->hashed > x->reader_bytes)
+        f.stats.hasher_bytes += r->hashed - x->reader_bytes;
     tell_reader_locked();
 }
 
 void flow_progress_locked(size_t in, uintmax_t hashed)
 {
     /* Modulo 2^n, exact whichever way it moves. */
-    f.hashed += hashed - at(in)->hashed;
-    at(in)->hashed = hashed;
+    f.hashed += hashed - at(in)->r.hashed;
+    at(in)->r.hashed = hashed;
 }
 
 void flow_sleep_locked(struct flow_sleeper *s, int room)
@@ -473,6 +450,5 @@ void flow_sleep_locked(struct flow_sleeper *s, int room)
     f.asleep = s;
     while (s->asleep && !f.stopping)
         pthread_cond_wait(&s->cv, &lock);
-    if (s->asleep)
-        wake_locked(s);   /* stopping: off the list */
+    wake_locked(s);   /* stopping: off the list */
 }

@@ -14,37 +14,31 @@ struct task {
     struct lane_task lt;      /* first: what the lanes see */
     size_t in;                /* the flow's index */
     int fd;
-    off_t size;
-    struct chunk *ck;         /* the chunk in the lane, or one to read into */
-    int own;                  /* ck is ours to read into again */
-    int reading;              /* ck is to be read at read_at, outside the lock */
-    off_t read_at;
-    int final;                /* ck is the input's last chunk */
-    int told;                 /* the flow knows of the reads so far */
-    int later;                /* a read found the chunk not in memory */
-    int ended, err;           /* the reading is over: at the end, or ERR */
+    off_t size, read_at;      /* its own reads go on from read_at */
+    struct chunk *ck;         /* in the lane, or to read into */
+    int own;                  /* ck is its own, to read into again */
+    int reading;              /* read ck at read_at, outside the lock */
+    int final;                /* ck is its last chunk */
+    int told, ended, err, later;  /* its own reads: the flow knows of them;
+                                   * they came to its end, or failed with
+                                   * ERR; or found the storage must wait */
     uintmax_t hashed;         /* bytes of it in the lane so far */
     struct task *next_free;
 };
 
-/* A result not yet handed to the flow. */
+/* A result not yet handed to the flow: its input's index and the result. */
 struct ended {
     size_t in;
-    enum result_status status;
-    int err;
-    unsigned char digest[MD5_DIGEST_SIZE];
-    uintmax_t hashed;
+    struct result r;
 };
 
 struct hasher {
     struct flow_sleeper sleeper;
     struct lanes lanes;
-    struct task task[MD5_MB_MAX_LANES];
-    struct task *free_tasks;
+    struct task task[MD5_MB_MAX_LANES], *free_tasks;
     struct ended ended[MD5_MB_MAX_LANES];
     unsigned n_ended;
-    struct chunk *spent[2];   /* buffers of tasks over, for the flow: the
-                               * reader's, and its own */
+    struct chunk *spent[2];   /* buffers of tasks over: the reader's, its own */
     int progress;
 };
 
@@ -89,8 +83,8 @@ static void feed(struct hasher *h, struct task *t)
     lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE);
 }
 
-/* T is over: its result and its buffer go to the flow at the next lock,
- * its lane and slot are free now. */
+/* T is over: its result and buffer go to the flow at the next lock; its
+ * lane and slot are free now. */
 static void end_task(struct hasher *h, struct task *t, enum result_status status, int err)
 {
     struct ended *e = &h->ended[h->n_ended++];
@@ -98,15 +92,14 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
 
     lanes_remove(&h->lanes, &t->lt, state);
     e->in = t->in;
-    e->status = status;
-    e->err = err;
-    e->hashed = t->hashed;
-    if (status == RESULT_OK)
-        md5_state_digest(state, e->digest);
+    e->r.status = status;
+    e->r.err = err;
+    e->r.hashed = t->hashed;
+    md5_state_digest(state, e->r.digest);
     /* As GNU: a failing close is a read error too (NFS reports late). */
     if (close(t->fd) != 0 && status == RESULT_OK) {
-        e->status = RESULT_READ_FAILED;
-        e->err = errno;
+        e->r.status = RESULT_READ_FAILED;
+        e->r.err = errno;
     }
     if (t->ck) {
         t->ck->next = h->spent[t->own];
@@ -116,19 +109,63 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
     h->free_tasks = t;
 }
 
-/* Tell the flow what happened since the last lock: reads, results. */
-static void tell_locked(struct hasher *h)
+/* T holds no buffer (locked). */
+static void drop_locked(struct task *t)
+{
+    if (t->ck)
+        flow_unbuf_locked(t->ck, t->own);
+    t->ck = NULL;
+    t->own = 0;
+}
+
+/* T's lane is out of blocks, T not over: its next chunk, from the reader or
+ * to be read here into a buffer of its own; or its end; or it waits,
+ * holding no buffer. */
+static void next_chunk_locked(struct hasher *h, struct task *t)
+{
+    struct chunk *c;
+    int err;
+
+    switch (flow_next_locked(t->in, &c, &t->read_at, &err)) {
+    case FLOW_CHUNK:
+        drop_locked(t);
+        t->ck = c;
+        feed(h, t);
+        break;
+    case FLOW_READ:
+        if (!t->own) {
+            drop_locked(t);
+            t->ck = flow_buf_locked();
+            t->own = t->ck != NULL;
+        }
+        t->reading = t->own;
+        break;
+    case FLOW_FAILED:
+        end_task(h, t, RESULT_READ_FAILED, err);
+        break;
+    case FLOW_WAIT:
+        drop_locked(t);
+        break;
+    }
+}
+
+/* Locked: hand back what happened (reads, results, buffers), find each
+ * idle lane's next chunk, take inputs into free lanes.  Returns 1 if there
+ * is work outside the lock (lanes to run, chunks to read). */
+static int gather_locked(struct hasher *h)
 {
     unsigned i;
+    size_t in;
+    int fd, busy = 0;
+    off_t size;
 
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
-        if (!t->told) {
+        if (!t->told)
             flow_read_locked(t->in, t->read_at, t->ended, t->err, t->later);
-            t->told = 1;
-            t->later = 0;
-        }
+        t->told = 1;
+        t->later = 0;
         if (h->progress)
             flow_progress_locked(t->in, t->hashed);
     }
@@ -139,63 +176,9 @@ static void tell_locked(struct hasher *h)
             h->spent[i] = c->next;
             flow_unbuf_locked(c, (int)i);
         }
-    for (i = 0; i < h->n_ended; i++) {
-        const struct ended *e = &h->ended[i];
-
-        flow_done_locked(e->in, e->status, e->err, e->status == RESULT_OK ? e->digest : NULL,
-                         e->hashed);
-    }
+    for (i = 0; i < h->n_ended; i++)
+        flow_done_locked(h->ended[i].in, &h->ended[i].r);
     h->n_ended = 0;
-}
-
-/* T holds no buffer (the lock held). */
-static void drop_locked(struct task *t)
-{
-    if (t->ck)
-        flow_unbuf_locked(t->ck, t->own);
-    t->ck = NULL;
-    t->own = 0;
-}
-
-/* T's lane is out of blocks and T not over: its next chunk, queued by the
- * reader or to be read here into a buffer of its own; or its reading
- * failed; or it waits for the reader, holding no buffer. */
-static void next_chunk_locked(struct hasher *h, struct task *t)
-{
-    struct chunk *c = flow_chunk_locked(t->in);
-    off_t at;
-    int err;
-
-    if (c) {
-        drop_locked(t);
-        t->ck = c;
-        feed(h, t);
-    } else if (!t->ended && flow_may_read_locked(t->in, &at)) {
-        if (!t->own) {
-            drop_locked(t);
-            t->ck = flow_buf_locked();
-            t->own = t->ck != NULL;
-        }
-        t->reading = t->own;
-        t->read_at = at;
-    } else if (flow_ended_locked(t->in, &err) && err) {
-        end_task(h, t, RESULT_READ_FAILED, err);
-    } else {
-        drop_locked(t);
-    }
-}
-
-/* Under the lock: hand back what ended, find every lane's next chunk, take
- * new inputs into free lanes.  Returns 1 if there is work outside the lock
- * (lanes to run, chunks to read). */
-static int gather_locked(struct hasher *h)
-{
-    unsigned i;
-    size_t in;
-    int fd, busy = 0;
-    off_t size;
-
-    tell_locked(h);
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
@@ -218,12 +201,8 @@ static int gather_locked(struct hasher *h)
         lanes_add(&h->lanes, &t->lt, md5_iv);
         next_chunk_locked(h, t);
     }
-    flow_pass_on_locked();
-    for (i = 0; i < h->lanes.used; i++) {
-        const struct task *t = task_of(h->lanes.task[i]);
-
-        busy |= t->lt.blocks > 0 || t->reading;
-    }
+    for (i = 0; i < h->lanes.used; i++)
+        busy |= h->lanes.task[i]->blocks > 0 || task_of(h->lanes.task[i])->reading;
     return busy || h->n_ended > 0;
 }
 
@@ -233,23 +212,19 @@ static void read_here(struct hasher *h, struct task *t)
     size_t got;
     enum source_got how = source_read(t->fd, t->ck->data, CHUNK, t->read_at, t->size, 1, &got);
 
-    t->reading = 0;
     t->told = 0;
     if (how == SOURCE_LATER || (how == SOURCE_FAILED && errno == EOPNOTSUPP)) {
         t->later = 1;   /* the reader reads it from here on */
-        return;
-    }
-    if (how == SOURCE_FAILED) {
+    } else if (how == SOURCE_FAILED) {
         t->ended = 1;
         t->err = errno;
-        return;
+    } else {
+        t->ck->off = t->read_at;
+        t->ck->len = got;
+        t->ck->final = t->ended = how == SOURCE_END;
+        t->read_at += (off_t)got;
+        feed(h, t);
     }
-    t->ck->off = t->read_at;
-    t->ck->len = got;
-    t->ck->final = how == SOURCE_END;
-    t->read_at += (off_t)got;
-    t->ended = t->ck->final;
-    feed(h, t);
 }
 
 /* Outside the lock: the reads, then one round of the lanes. */
@@ -259,25 +234,23 @@ static void work(struct hasher *h)
     unsigned i, n;
     int later = 0;
 
-    /* Reads that never wait: once one finds its chunk not in memory (the
-     * read asked the storage for it, as read-ahead), the run is cold and
-     * the reader reads in order; the others are not tried, so that they
-     * ask nothing out of order. */
+    /* Once a read finds its chunk not in memory (it asked the storage for
+     * it, as read-ahead), the run is cold and the reader reads in order:
+     * the others are not tried, so that they ask nothing out of order. */
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
-        t->reading = t->reading && !later;
-        if (t->reading)
+        if (t->reading && !later)
             read_here(h, t);
+        t->reading = 0;
         later |= t->later;
     }
-    /* A read that failed ends its task now (its lane is idle). */
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
         if (t->err && t->lt.blocks == 0) {
             end_task(h, t, RESULT_READ_FAILED, t->err);
-            i--;
+            i--;   /* another task moved into lane i */
         }
     }
     n = lanes_run(&h->lanes, ended);
@@ -298,12 +271,10 @@ static int step(struct hasher *h, int sleep)
     flow_lock();
     while (!(busy = gather_locked(h)) && sleep && !flow_stopping_locked())
         flow_sleep_locked(&h->sleeper, lanes_free(&h->lanes) > 0);
-    if (flow_stopping_locked()) {
-        flow_unlock();
-        return -1;
-    }
+    if (flow_stopping_locked())
+        busy = -1;
     flow_unlock();
-    if (busy)
+    if (busy > 0)
         work(h);
     return busy;
 }
@@ -315,9 +286,7 @@ int hasher_step(struct hasher *h)
 
 void *hasher_main(void *arg)
 {
-    struct hasher *h = arg;
-
-    while (step(h, 1) >= 0)
+    while (step(arg, 1) >= 0)
         continue;
     return NULL;
 }
