@@ -76,10 +76,77 @@ ours_jobs() {
     MD5SUM_TEST_ARGS="-j $1" install_ours "$bin"
 }
 
-# The thread counts of J... this leg can run: only 1 where the leg gives
-# md5sum -j1 itself (MD5SUM_TEST_ARGS: qemu-i386 hangs in pthread_create).
+# job_counts J...: the thread counts of J... this leg can run, for loops
+# over ours_jobs: only 1 where the leg gives md5sum -j1 itself
+# (MD5SUM_TEST_ARGS: qemu-i386 hangs in pthread_create).
 job_counts() {
     if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo "$@"; fi
+}
+
+# The sizes where the engine and MD5 change what they do, for file sets:
+# MD5's block (55 and 56 bytes end in one block or two), a page, 64 KiB,
+# the engine's read chunk (CHUNK, 256 KiB: a file up to it is one read) and
+# its multiples, and the read-ahead of the next input's start (NEXT_AHEAD,
+# 2 MiB), up to a few MiB.
+FILE_EDGES=(0 1 3 55 56 63 64 65 127 128 4095 4096 4097 65535 65536 65537
+            262143 262144 262145 524288 1048575 1048576 1048577
+            2097151 2097152 2097153 3145728)
+
+# make_files [count=N] [max=BYTES] [large=PERCENT] [seed=S] [odd] [names=FILE]
+# N files in the current directory, named f00, f01, ... (f000, ... from
+# 101 files on), cut from one pool of random bytes.  Sizes: each of
+# FILE_EDGES up to BYTES (default 3 MiB), in order, then one between BYTES/2
+# and BYTES, then (awk's srand(S), default 1) PERCENT (default 10) past the
+# chunk, up to 4 MiB or BYTES, and the others up to the chunk: a boundary,
+# or whole blocks.  N defaults to the boundaries and the large one: a file
+# of each class.  With "odd", some names hold a space, a backslash or a
+# newline, or start with "-".  names=FILE: the names in order, each ended
+# by a NUL.
+make_files() {
+    local count='' max=3145728 large=10 seed=1 odd=0 names=/dev/null a e edges=()
+    for a; do
+        case $a in
+            count=*) count=${a#*=} ;;
+            max=*) max=${a#*=} ;;
+            large=*) large=${a#*=} ;;
+            seed=*) seed=${a#*=} ;;
+            names=*) names=${a#*=} ;;
+            odd) odd=1 ;;
+            *) echo "make_files: $a?" >&2; return 1 ;;
+        esac
+    done
+    for e in "${FILE_EDGES[@]}"; do [ "$e" -gt "$max" ] || edges+=("$e"); done
+    : "${count:=$((${#edges[@]} + 1))}"
+    local pool=$BATS_TEST_TMPDIR/pool
+    [ "$(stat -c %s "$pool" 2>/dev/null || echo -1)" -ge "$max" ] ||
+        head -c "$max" /dev/urandom > "$pool"
+    local size name
+    awk -v n="$count" -v max="$max" -v large="$large" -v seed="$seed" -v odd="$odd" \
+        -v edges="${edges[*]}" 'BEGIN {
+        srand(seed)
+        ne = split(edges, edge, " ")
+        chunk = 262144; cap = max < 4194304 ? max : 4194304
+        for (small = 0; small < ne && edge[small + 1] <= chunk + 1; small++)
+            continue
+        w = n > 100 ? 3 : 2
+        for (i = 0; i < n; i++) {
+            if (i < ne) size = edge[i + 1]
+            else if (i == ne) size = max - int(rand() * (max / 2))
+            else if (rand() * 100 < large && cap > chunk + 1)
+                size = chunk + 2 + int(rand() * (cap - chunk - 1))
+            else if (rand() < 0.5) size = edge[1 + int(rand() * small)]
+            else size = 64 * int(rand() * (chunk / 64 + 1))
+            name = sprintf("f%0" w "d", i)
+            if (odd && i % 7 == 3) name = name " sp"
+            if (odd && i % 11 == 5) name = name "\\bs"
+            if (odd && i % 13 == 6) name = name "\nnl"
+            if (odd && i % 17 == 8) name = "-" name
+            printf "%d\t%s%c", size, name, 0
+        }
+    }' | while IFS=$'\t' read -r -d '' size name; do
+        head -c "$size" "$pool" > "./$name"
+        printf '%s\0' "$name"
+    done > "$names"
 }
 
 # ours SCRIPT / gnu SCRIPT: run SCRIPT with bash, "md5sum" being ours / GNU's,

@@ -4,16 +4,6 @@
 # prompt ends, write errors, memory limits, and the -j option itself.
 load '../helpers'
 
-# Files for the runs below: small, around the stream limits, and larger.
-mix() {
-    head -c 9437184 /dev/urandom > ../pool
-    local s i=0
-    for s in 0 3 64 4096 262144 1048575 1048577 3145728 9437184; do
-        head -c "$s" ../pool > "f$i"
-        i=$((i + 1))
-    done
-}
-
 sanitized() {
     [ -n "${MD5SUM_SANITIZED:-}" ]
 }
@@ -77,11 +67,11 @@ status 141"
 }
 
 @test "output to /dev/full with every thread count: GNU's write error, every operand processed" {
-    mix
+    make_files max=9437184
     local j
     for j in $(job_counts 1 2 3 8); do
         ours_jobs "$j"
-        same 'md5sum f* nosuch f0 > /dev/full'
+        same 'md5sum f* nosuch f00 > /dev/full'
         same 'md5sum -c <(md5sum f* 2>/dev/null) > /dev/full'
     done
 }
@@ -89,11 +79,11 @@ status 141"
 @test "memory limits from 6 MiB up (4 MiB for one file): what GNU does, hashing and checking" {
     [ -z "${EXEC_WRAPPER:-}" ] || skip "under qemu the limit would be qemu's"
     ! sanitized || skip "sanitizers reserve far more address space"
-    mix
+    make_files max=9437184
     "$GNU_MD5SUM" f* > list
     head -c 17825792 /dev/zero > lone
     local lim j
-    for j in 1 2 8; do
+    for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
         for lim in 6000 8000 12000 16000 24000 32000 64000; do
             same "ulimit -v $lim; md5sum f* nosuch"

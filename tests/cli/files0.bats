@@ -18,12 +18,6 @@ from_list_merged() {
         "{ mapfile -d '' n < $2; md5sum $1 \"\${n[@]}\" ${3:-}; } 2>&1"
 }
 
-# Thread counts to try: 1 and 2, only 1 where threads cannot start
-# (MD5SUM_TEST_ARGS: the i686 leg).
-job_counts() {
-    if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo 1 2; fi
-}
-
 # Files whose names hold what escaping and quoting care about; `list` names
 # them and entries that fail (missing, a directory, not a directory).
 odd_files() {
@@ -65,7 +59,7 @@ sanitized() {
 @test "names from a list hash as GNU hashes them as operands, in every output style" {
     odd_files
     local j o
-    for j in $(job_counts); do
+    for j in $(job_counts 1 2); do
         ours_jobs "$j"
         for o in '' -z --tag -b -t '--tag -z' '-b -z'; do
             from_list "$o" list
@@ -112,7 +106,7 @@ sanitized() {
     mkdir lists.d
     printf '%s\0' good.md5 bad.md5 tagged.md5 nosuch.md5 lists.d good.md5 > cl
     local j o
-    for j in $(job_counts); do
+    for j in $(job_counts 1 2); do
         ours_jobs "$j"
         for o in '' --quiet --status --strict -w --ignore-missing '--quiet --strict -w'; do
             from_list "-c $o" cl
@@ -155,7 +149,7 @@ $("$GNU_MD5SUM" plain)
 md5sum: l5:4: invalid zero-length file name
 $("$GNU_MD5SUM" plain)"
     printf 'plain\0\0plain\0\0plain' > l5
-    for j in $(job_counts); do
+    for j in $(job_counts 1 2); do
         ours_jobs "$j"
         run ours 'md5sum --files0-from=l5 2>&1'
         assert_failure 1
@@ -252,7 +246,7 @@ $("$GNU_MD5SUM" plain)"
     "$GNU_MD5SUM" a > a.md5
     "$GNU_MD5SUM" b > b.md5
     local j
-    for j in $(job_counts); do
+    for j in $(job_counts 1 2); do
         ours_jobs "$j"
         # The writer waits (up to 20 s) for a first line, then writes the
         # rest; out is removed first, or the writer could see the last run's.

@@ -2,15 +2,18 @@
 # Threads change nothing a user sees: random mixes of inputs, hashed and
 # checked with --jobs 1, 2, 3 and 8, against GNU md5sum (which has no
 # --jobs), stdout and stderr merged so that the order of results and
-# diagnostics is compared too.  Each seed makes files of sizes around every
-# boundary the engine has (blocks, the 256 KiB chunk, the 1 MiB window and
-# small-file limit, the arena's quarter) and up to 40 MiB (4 MiB under
-# qemu), missing and unreadable entries, a directory, standard input twice,
-# a FIFO, odd names and repeated operands.  Two seeds a run: seed 1, and a
-# new one each run (JOBS_SEED to repeat one; a failure prints it), so that
-# CI runs add up to many mixes.  Under qemu and sanitizers, where every byte
-# costs ten times more, files are of at most 4 MiB (still past every
-# boundary).
+# diagnostics is compared too.  Each seed makes 30 to 49 files (make_files
+# in helpers.bash): one of each size where the engine changes what it does
+# (MD5's blocks, the 256 KiB read chunk, the 2 MiB read-ahead of the next
+# input), one of 20 to 40 MiB, in its lane while the others come and go,
+# and more at random, two in five of them longer than a chunk; odd names
+# and repeated operands; and among them missing and unreadable entries, a
+# directory, standard input twice and a FIFO (these three read in order by
+# the caller's thread, between the others).  Two seeds a run: seed 1, and
+# a new one each run (JOBS_SEED to repeat one; a failure prints it), so
+# that CI runs add up to many mixes.  Under qemu and sanitizers, where
+# every byte costs ten times more, files are of at most 4 MiB (still past
+# every boundary).
 load '../helpers'
 
 slow() {
@@ -21,48 +24,26 @@ seeds() {
     echo "1 ${JOBS_SEED:=$((RANDOM * 32768 + RANDOM + 2))}"
 }
 
-# make_mix SEED: files in the current directory, and "ops" (the operands,
-# NUL-separated) and "stdin" (what standard input holds).
+# make_mix SEED: files in the current directory, "names" (theirs, each
+# ended by a NUL), "ops" (the operands, NUL-separated) and "stdin" (what
+# standard input holds).
 make_mix() {
     local max=41943040
     ! slow || max=4194304
-    [ -f ../pool ] || head -c $((max + 1048576)) /dev/urandom > ../pool
-    head -c 100000 ../pool | tail -c 777 > stdin
+    make_files count=$((30 + $1 % 20)) max="$max" large=40 seed="$1" odd names=names
+    head -c 100000 "$BATS_TEST_TMPDIR/pool" | tail -c 777 > stdin
     mkdir -p dir
-    awk -v seed="$1" -v max="$max" 'BEGIN {
-        srand(seed)
-        split("0 1 55 56 63 64 65 127 128 4095 4096 4097 65536 262143 262144 262145 " \
-              "524288 1048575 1048576 1048577 2097151 2097152 2097153 3145728", edge, " ")
-        n = 20 + int(rand() * 20); big = 0
-        for (i = 0; i < n; i++) {
-            r = rand()
-            if (r < 0.6) size = edge[1 + int(rand() * 24)]
-            else if (r < 0.8) size = 64 * int(rand() * 40000)
-            else if (r < 0.95 || big >= 1) size = int(rand() * 4194304)
-            else { size = int(rand() * max); big++ }
-            if (size > max) size = max
-            name = sprintf("f%02d", i)
-            if (i % 7 == 3) name = name " sp"
-            if (i % 11 == 5) name = name "\\bs"
-            if (i % 13 == 6) name = name "\nnl"
-            if (i % 17 == 8) name = "-" name
-            printf "F\t%d\t%s%c", size, name, 0
-        }
-    }' > spec
-    while IFS=$'\t' read -r -d '' kind size name; do
-        head -c "$size" ../pool > "./$name"
-    done < spec
     # The operands: every file, some twice, shuffled by the seed, with the
     # special entries put in.
     awk -v seed="$1" 'BEGIN { RS = "\0"; srand(seed * 7 + 1) }
-        { split($0, f, "\t"); name[n++] = f[3] }
+        { name[n++] = $0 }
         END {
             for (i = 0; i < n; i++) { ops[m++] = name[i]; if (rand() < 0.1) ops[m++] = name[i] }
             for (i = m - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = ops[i]; ops[i] = ops[j]; ops[j] = t }
             split("nosuch dir - fifo - locked", extra, " ")
             for (k = 1; k <= 6; k++) { p = int(rand() * m); for (i = m; i > p; i--) ops[i] = ops[i - 1]; ops[p] = extra[k]; m++ }
             for (i = 0; i < m; i++) printf "%s%c", ops[i], 0
-        }' spec > ops
+        }' names > ops
     mkfifo fifo
     chmod a+rw fifo
     printf 'locked' > locked
@@ -76,15 +57,13 @@ ops_words() {
     echo "$w"
 }
 
-# compare_jobs SCRIPT [fifo]: ours with -j 1, 2, 3 and 8 against GNU,
-# merged streams; with "fifo", a writer feeds the FIFO once (a run that
-# never opens it fails after 30 s instead of hanging).
+# compare_jobs SCRIPT [fifo]: ours with -j 1, 2, 3 and 8 (those the leg
+# can run) against GNU, merged streams; with "fifo", a writer feeds the
+# FIFO once (a run that never opens it fails after 30 s instead of hanging).
 compare_jobs() {
-    local j s=$1 jobs="1 2 3 8"
+    local j s=$1
     [ "${2:-}" != fifo ] || s="{ timeout 30 sh -c 'printf fifo-data > fifo' & } ; $s ; wait"
-    # A leg that fixes the jobs (MD5SUM_TEST_ARGS) tests those alone.
-    [ -z "${MD5SUM_TEST_ARGS:-}" ] || jobs=1
-    for j in $jobs; do
+    for j in $(job_counts 1 2 3 8); do
         ours_jobs "$j"
         same_merged "$s"
     done
@@ -114,8 +93,7 @@ compare_jobs() {
         mkdir -p "s$seed" && cd "s$seed"
         chmod a+rwx .
         make_mix "$seed"
-        awk 'BEGIN { RS = "\0" } { split($0, f, "\t"); printf "%s%c", f[3], 0 }' spec |
-            xargs -0 "$GNU_MD5SUM" -- > list 2>/dev/null || true
+        xargs -0 "$GNU_MD5SUM" -- < names > list 2>/dev/null || true
         # A wrong digest, a missing entry, unreadable and special entries,
         # and an improperly formatted line.
         awk 'NR % 5 == 2 { sub(/^[0-9a-f]/, "x") } NR % 7 == 3 { sub(/  f/, "  nof") } { print }' list > list2

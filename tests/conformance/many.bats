@@ -1,32 +1,17 @@
 #!/usr/bin/env bats
-# Many files in one run, as the engine batches them: hundreds of files of
-# mixed sizes (empty to over the 2 MiB batching limit, so some are batched
-# into SIMD lanes and some mapped), odd names, errors, standard input and a
-# FIFO in the middle; hashing and check mode, stdout and stderr merged so
-# that the order of results and errors is compared too.
+# Many files in one run: 300, more than the engine holds open at once (256
+# inputs between opening and their result), of mixed sizes (most up to the
+# 256 KiB read chunk, a few of many chunks, one of each size where the
+# engine changes what it does: make_files in helpers.bash), with odd names,
+# errors, standard input and a FIFO in the middle (read in order by the
+# caller's thread while the lanes hash the files around them); hashing
+# and check mode, stdout and stderr merged so that the order of results
+# and errors is compared too.
 load '../helpers'
 
-# 300 files; sizes and names from a fixed awk generator.
+# 300 files, f000 to f299, and a directory; sizes and names from seed 7.
 make_many() {
-    head -c 3145728 /dev/urandom > ../pool
-    awk 'BEGIN {
-        srand(7)
-        split("0 1 55 56 63 64 65 100 1000 4096 4097 65536 262144 300000", small, " ")
-        for (i = 0; i < 300; i++) {
-            r = rand()
-            if (r < 0.03) size = 2097152 + int(rand() * 3) - 1   # around the batching limit
-            else if (r < 0.05) size = 3145728                     # mapped
-            else size = small[1 + int(rand() * 14)]
-            name = sprintf("f%03d", i)
-            if (i % 37 == 5) name = name " space"
-            if (i % 41 == 7) name = name "\\back"
-            if (i % 43 == 9) name = name "\nnewline"
-            if (i % 47 == 11) name = "-" name
-            printf "%d\t%s%c", size, name, 0
-        }
-    }' | while IFS=$'\t' read -r -d '' size name; do
-        head -c "$size" ../pool > "./$name"
-    done
+    make_files count=300 max=3145728 large=5 seed=7 odd
     mkdir dir
 }
 
