@@ -8,26 +8,112 @@ load '../helpers'
 setup_file() {
     command -v script >/dev/null || skip "script (util-linux) is not installed"
     command -v perl >/dev/null || skip "perl is not installed"
-    # feed FIFO: ten pieces of 100 kB a tenth of a second apart, so that
-    # the run reading it lasts about a second whatever the machine.  A
-    # FIFO never opened (a failing test) is given up after 30 s.
-    printf '#!/bin/sh\nexec timeout 30 sh -c %s sh "$1"\n' \
-        "'for i in 1 2 3 4 5 6 7 8 9 10; do head -c 100000 /dev/zero; sleep 0.1; done > \"\$1\"'" \
-        > "$BATS_FILE_TMPDIR/feed"
+    # The scripts below wait for what happened, never for a fixed time:
+    #
+    # $FEED FIFO [--until-file FILE | --for SECONDS]: write 1,000,000 zero
+    # bytes to FIFO: 100,000 at once, then a byte at a time (each read that
+    # returns lets md5sum draw, from 0.5 s on) until ours has drawn a line
+    # on the terminal ($TTY_RAW; at once where none can be: GNU's run, no
+    # $P), until FILE exists, or for SECONDS (where nothing may be drawn:
+    # a run that long would be), then the rest.  A FIFO never opened (a
+    # failing test) is given up after 30 s.
+    #
+    # $AWAIT CONDITION...: wait until each holds in turn (30 s at most, then
+    # a message on stderr and status 1):
+    #   drawn[=REGEX]   ours drew a line (matching REGEX, perl) on the
+    #                   terminal; at once where none can be (no $P)
+    #   open=PIDFILE,FILE   the process whose pid PIDFILE holds has FILE open
+    cat > "$BATS_FILE_TMPDIR/feed" <<'EOF'
+#!/usr/bin/perl
+use strict;
+use warnings;
+use File::Basename;
+use Time::HiRes qw(time sleep);
+
+my $DEADLINE = time + 30;
+
+# A line ours drew on the terminal (as render parses it), matching RE.
+sub drawn {
+    my ($re) = @_;
+    return 1 unless $ENV{P} && $ENV{TTY_RAW};
+    open my $t, '<', $ENV{TTY_RAW} or return 0;
+    local $/;
+    my $s = <$t> // '';
+    while ($s =~ /\r([^\r\n\e]+)\e\[K/g) {
+        return 1 if !defined $re || $1 =~ /$re/;
+    }
+    return 0;
+}
+
+sub has_open {
+    my ($pidfile, $file) = @_;
+    open my $p, '<', $pidfile or return 0;
+    my $pid = <$p> // '';
+    chomp $pid;
+    my @want = stat $file or return 0;
+    for my $fd (glob "/proc/$pid/fd/*") {
+        my @st = stat $fd or next;
+        return 1 if $st[0] == $want[0] && $st[1] == $want[1];
+    }
+    return 0;
+}
+
+if (basename($0) eq 'await') {
+    for my $c (@ARGV) {
+        my $ok = $c =~ /^drawn(?:=(.*))?$/s ? do { my $re = $1; sub { drawn($re) } }
+               : $c =~ /^open=([^,]+),(.+)$/s ? do { my ($p, $f) = ($1, $2); sub { has_open($p, $f) } }
+               : die "await: unknown condition $c\n";
+        until ($ok->()) {
+            if (time > $DEADLINE) { print STDERR "await: $c not seen in 30 s\n"; exit 1 }
+            sleep 0.01;
+        }
+    }
+    exit 0;
+}
+
+my ($fifo, $mode, $arg) = @ARGV;
+$mode //= '';
+$SIG{PIPE} = 'IGNORE';          # md5sum gone: the writes fail, and we end
+$SIG{ALRM} = sub { exit 1 };
+alarm 30;                       # a FIFO never opened: given up
+open my $f, '>', $fifo or exit 1;
+alarm 0;
+my ($total, $sent) = (1000000, 0);
+sub put {
+    my $buf = "\0" x shift;
+    while (length $buf) {
+        my $n = syswrite $f, $buf;
+        exit 0 unless defined $n;
+        substr($buf, 0, $n) = '';
+        $sent += $n;
+    }
+}
+put(100000);
+my $start = time;
+my $held = $mode eq '--until-file' ? sub { !-e $arg }
+         : $mode eq '--for' ? sub { time - $start < $arg }
+         : sub { !drawn() };
+while ($sent < $total - 1000 && time < $DEADLINE && $held->()) {
+    put(1);
+    sleep 0.01;
+}
+put($total - $sent);
+EOF
     chmod 755 "$BATS_FILE_TMPDIR/feed"
+    ln -s feed "$BATS_FILE_TMPDIR/await"
 }
 
 T=$BATS_TEST_TMPDIR
-export FEED=$BATS_FILE_TMPDIR/feed
+export FEED=$BATS_FILE_TMPDIR/feed AWAIT=$BATS_FILE_TMPDIR/await
 
 # on_tty WHO SCRIPT: run SCRIPT with bash under a pseudo-terminal of $COLS
 # columns (80 by default), "md5sum" being WHO's (ours or gnu) and $P
 # --progress for ours, empty for GNU's.  What the terminal got goes to
-# $T/WHO.raw, the status to $T/WHO.rc.
+# $T/WHO.raw (also $TTY_RAW, as it comes), the status to $T/WHO.rc.
 on_tty() {
     local dir=$GNU p='' rc=0
     if [ "$1" = ours ]; then dir=$OURS p=--progress; fi
-    P=$p PATH=$dir:$PATH SHELL=/bin/bash TERM=xterm \
+    P=$p PATH=$dir:$PATH SHELL=/bin/bash TERM=xterm TTY_RAW=$T/$1.raw \
         script -qefc "stty cols ${COLS:-80}; $2" /dev/null < /dev/null > "$T/$1.raw" 2>&1 || rc=$?
     echo "$rc" > "$T/$1.rc"
 }
@@ -110,18 +196,12 @@ same_p() {
     ! grep -q $'[\r\033]' "$BATS_TEST_TMPDIR/ours.out" "$BATS_TEST_TMPDIR/ours.err"
 }
 
-# each_jobs: the -j counts to run with: 1 and 2, or 1 alone where the leg
-# fixes -j1 (MD5SUM_TEST_ARGS, helpers.bash).
-each_jobs() {
-    if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo 1 2; fi
-}
-
 @test "on a terminal, -j1 and -j2: the line is drawn, erased before each result and diagnostic and at exit" {
     local j
     printf abc > a
     printf xyz > b
     mkfifo fifo
-    for j in $(each_jobs); do
+    for j in $(job_counts 1 2); do
         ours_jobs "$j"
         tty_same '$FEED fifo & md5sum $P a fifo nosuch b; wait'
         # The FIFO is the input being hashed: its bytes so far, 1 of 4 done.
@@ -145,9 +225,11 @@ each_jobs() {
 @test "stderr not a terminal: nothing but GNU's bytes, whether stdout is a terminal or not" {
     printf abc > a
     mkfifo fifo
-    same_p '$FEED fifo & md5sum $P a fifo nosuch a; s=$?; wait; exit $s'
-    same_p '$FEED fifo & md5sum $P -c <(printf "%032d  a\n%032d  fifo\n" 0 0); s=$?; wait; exit $s'
-    tty_same '$FEED fifo & md5sum $P a fifo nosuch 2> err; s=$?; wait; cat err; exit $s'
+    # Runs of a second, while the FIFO is fed: on a terminal, lines would
+    # be drawn.
+    same_p '$FEED fifo --for 1 & md5sum $P a fifo nosuch a; s=$?; wait; exit $s'
+    same_p '$FEED fifo --for 1 & md5sum $P -c <(printf "%032d  a\n%032d  fifo\n" 0 0); s=$?; wait; exit $s'
+    tty_same '$FEED fifo --for 1 & md5sum $P a fifo nosuch 2> err; s=$?; wait; cat err; exit $s'
     [ ! -s "$T/ours.draws" ]
 }
 
@@ -170,7 +252,7 @@ each_jobs() {
         "$GNU_MD5SUM" b
         echo "00000000000000000000000000000000  nosuch"
     } > list
-    for j in $(each_jobs); do
+    for j in $(job_counts 1 2); do
         ours_jobs "$j"
         tty_same '$FEED fifo & md5sum $P -c list; s=$?; wait; exit $s'
         drawn '^fifo  [0-9.]+ [KM]iB  \(1\/4 files, '
@@ -188,7 +270,7 @@ each_jobs() {
     tty_same 'md5sum $P big'
     # Some draw in the middle: bytes come from the worker between chunks.
     drawn '^big  [0-9.]+ [KMG]iB \/ [0-9.]+ [MG]iB  [1-9][0-9]?%'
-    [ "$(each_jobs)" != 1 ] || return 0
+    [ "$(job_counts 2)" = 2 ] || return 0
     ours_jobs 2
     tty_again 'md5sum $P big'
     drawn '^big  [0-9.]+ [KMG]iB \/ [0-9.]+ [MG]iB  [1-9][0-9]?%'
@@ -214,8 +296,11 @@ each_jobs() {
 ifo" & md5sum $P "f
 ifo"; wait'
     drawn "^'f'\\$'\\\\n''ifo'  [0-9.]+ [KM]iB"
-    # Narrowed from 80 to 30 columns while drawing: the lines after fit.
-    tty_same '$FEED "'"$long"'" & (sleep 0.8; stty cols 30) & md5sum $P "'"$long"'"; wait'
+    # Narrowed from 80 to 30 columns once a line is drawn, while the FIFO
+    # is read: it is fed until a line that fits is drawn.
+    tty_same 'rm -f narrow; $FEED "'"$long"'" --until-file narrow &
+        { $AWAIT drawn; stty cols 30 < /dev/tty; $AWAIT "drawn=^.{1,29}\$"; : > narrow; } &
+        md5sum $P "'"$long"'"; wait'
     drawn '^.{40,}$'
     tail -n 1 "$T/ours.draws" | grep -qE '^.{1,29}$'
 }
@@ -236,17 +321,21 @@ ifo"; wait'
     # Enough records for output.c to write some before the FIFO is read.
     for i in $(seq 300); do echo "$i" > "file-with-a-longer-name-$i"; done
     mkfifo fifo
-    tty_same '$FEED fifo & md5sum -z $P file-* fifo; s=$?; wait; exit $s'
+    # A run of a second, while the FIFO is fed: long enough to draw.
+    tty_same '$FEED fifo --for 1 & md5sum -z $P file-* fifo; s=$?; wait; exit $s'
     [ ! -s "$T/ours.draws" ]
 }
 
 @test "exit through SIGPIPE or a write error: the line is erased first" {
     printf abc > a
     mkfifo fifo
-    # The reader leaves while the FIFO is read and the line is drawn.
-    tty_same '$FEED fifo & md5sum $P a fifo a | { sleep 0.8; exit; }; echo "status ${PIPESTATUS[0]}"; wait'
+    # The reader leaves once the line is drawn (GNU's, which writes to a
+    # pipe only at exit, at once), and only then is the FIFO fed to its end.
+    tty_same 'rm -f gone; $FEED fifo --until-file gone &
+        md5sum $P a fifo a | { $AWAIT drawn; exec <&-; : > gone; }; echo "status ${PIPESTATUS[0]}"; wait'
     drawn '^fifo  '
-    tty_same 'trap "" PIPE; $FEED fifo & md5sum $P a fifo a | { sleep 0.8; exit; }; echo "status ${PIPESTATUS[0]}"; wait'
+    tty_same 'trap "" PIPE; rm -f gone; $FEED fifo --until-file gone &
+        md5sum $P a fifo a | { $AWAIT drawn; exec <&-; : > gone; }; echo "status ${PIPESTATUS[0]}"; wait'
     drawn '^fifo  '
     tty_same '$FEED fifo & md5sum $P a fifo > /dev/full; s=$?; wait; exit $s'
     drawn '^fifo  '
@@ -255,12 +344,14 @@ ifo"; wait'
 @test "ended by Ctrl-C or kill (SIGINT, SIGTERM): the line is erased first" {
     printf abc > a
     mkfifo fifo
-    # The FIFO is fed for 3 s and the signal comes at 1.5 s, while it is
-    # read and the line is drawn, even under qemu.  timeout --foreground
-    # leaves md5sum in the terminal's foreground group, where it draws.
+    # The signal comes while the FIFO is read (GNU's run) and the line is
+    # drawn (ours), and only then is the FIFO fed to its end.  md5sum runs
+    # in the foreground (in the terminal's foreground group, where it
+    # draws; SIGINT not ignored as in a background job), its pid in a file.
     for sig in INT TERM; do
-        tty_same "{ for i in \$(seq 30); do head -c 10000 /dev/zero; sleep 0.1; done > fifo; } 2>/dev/null &
-            timeout --foreground --preserve-status -s $sig 1.5 md5sum \$P a fifo; echo \"status \$?\"; wait"
+        tty_same "rm -f pid gone; \$FEED fifo --until-file gone &
+            { \$AWAIT open=pid,fifo drawn; kill -s $sig \$(cat pid); : > gone; } &
+            sh -c 'echo \$\$ > pid; exec md5sum \"\$@\"' md5sum \$P a fifo; echo \"status \$?\"; wait"
         drawn '^fifo  '
     done
 }
