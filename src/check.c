@@ -167,7 +167,7 @@ int check_list(const char *name, const struct check_opts *o)
     }
     read_err = rc < 0;
     lines_free(&r);
-    engine_finish();
+    engine_wait();
     fdview_hide(fd);
     if (read_err) {
         input_close(fd);

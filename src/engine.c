@@ -457,8 +457,3 @@ void engine_wait(void)
      * too, and the results just emitted must be seen before it. */
     e.flush(e.arg);
 }
-
-void engine_finish(void)
-{
-    engine_wait();
-}

@@ -51,6 +51,6 @@ void hash_operand(const char *name)
 
 int hash_end(void)
 {
-    engine_finish();
+    engine_wait();
     return current.ok;
 }

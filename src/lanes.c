@@ -41,11 +41,6 @@ void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, si
     s->l.in[t->lane] = lane_input(t);
 }
 
-void lanes_state(const struct lanes *s, const struct lane_task *t, uint32_t state[4])
-{
-    md5_mb_get_lane(&s->l, t->lane, state);
-}
-
 /* Exchange the contents of lanes A and B. */
 static void swap_lanes(struct lanes *s, unsigned a, unsigned b)
 {
@@ -74,16 +69,6 @@ void lanes_remove(struct lanes *s, struct lane_task *t, uint32_t state[4])
     swap_lanes(s, t->lane, last);
     s->l.in[last] = NULL;
     s->used = last;
-}
-
-int lanes_runnable(const struct lanes *s)
-{
-    unsigned i;
-
-    for (i = 0; i < s->used; i++)
-        if (s->task[i]->blocks > 0)
-            return 1;
-    return 0;
 }
 
 unsigned lanes_run(struct lanes *s, struct lane_task *ended[MD5_MB_MAX_LANES])

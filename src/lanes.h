@@ -44,15 +44,9 @@ void lanes_add(struct lanes *s, struct lane_task *t, const uint32_t state[4]);
  * waits). */
 void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, size_t blocks);
 
-/* T's chaining state after the blocks run so far. */
-void lanes_state(const struct lanes *s, const struct lane_task *t, uint32_t state[4]);
-
 /* Take T out of its lane: its chaining state, T->p and T->blocks as of the
  * last completed round. */
 void lanes_remove(struct lanes *s, struct lane_task *t, uint32_t state[4]);
-
-/* True if some task has blocks to run. */
-int lanes_runnable(const struct lanes *s);
 
 /* One round.  Returns how many tasks ran out of blocks, listed in ENDED.
  * Nothing recovers from a fault inside a round: chunks must be memory that
