@@ -3,8 +3,8 @@
  * One step of one set is about ten dependent-ish vector ops (AVX2 has no
  * rotate and no three-input logic), so a single set is bound by the step's
  * latency; a second, independent set fills the gaps and the pair runs near
- * the vector ALUs' throughput.  The loads and transposes are mb_ymm.h's, the
- * block loop mb_loop.h's.
+ * the vector ALUs' throughput.  The transposition (a block ahead, the words
+ * read from memory by the adds) is mb_ymm.h's, the block loop mb_loop.h's.
  *
  * Only these functions are compiled for AVX2 (target attribute), so the rest
  * of the program runs anywhere; md5_mb_kernels lists them only when cpuid and
@@ -13,6 +13,15 @@
 #include "mb_impl.h"
 
 #if MD5_MB_X86
+#include "md5_steps.h"
+
+/* The round constants, those of the I round less 1 (see I1); mb_ymm.h
+ * broadcasts them from here. */
+#define K_OF(a, b, c, d, k, K, s) K,
+#define K_LESS1(a, b, c, d, k, K, s) (K) - 1u,
+static const uint32_t k_avx2[64] = {MD5_STEPS(K_OF, K_OF, K_OF, K_LESS1, K_LESS1)};
+#define KTABLE k_avx2
+
 #define INLINE static inline __attribute__((always_inline, target("avx2")))
 #include "mb_ymm.h"
 
@@ -39,37 +48,44 @@ INLINE vec rotl(vec x, int s)
 #define EACH EACH2
 
 /* F = d ^ (b & (c ^ d)). */
-#define F1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
+#define F1(j, a, b, c, d, k, s) do {                                             \
+        vec t_ = vadd(vadd(a[j], wc[16 * j + k]), k_);                          \
         PIN(t_);                                                                \
         t_ = vadd(t_, vxor(d[j], vand(b[j], vxor(c[j], d[j]))));                \
         a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
 /* G = (b & d) | (c & ~d): the halves share no bits, so add them, c & ~d early. */
-#define G1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = vadd(vadd(a[j], w[j][k]), vadd(k32(K), vandn(d[j], c[j])));    \
+#define G1(j, a, b, c, d, k, s) do {                                             \
+        vec t_ = vadd(vadd(a[j], wc[16 * j + k]), vadd(k_, vandn(d[j], c[j])));  \
         PIN(t_);                                                                \
         t_ = vadd(t_, vand(b[j], d[j]));                                        \
         a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
-#define H1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = vadd(vadd(a[j], w[j][k]), k32(K));                             \
+#define H1(j, a, b, c, d, k, s) do {                                             \
+        vec t_ = vadd(vadd(a[j], wc[16 * j + k]), k_);                          \
         PIN(t_);                                                                \
         t_ = vadd(t_, vxor(b[j], vxor(c[j], d[j])));                            \
         a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
-/* I = c ^ (b | ~d) = ~(c ^ (~b & d)), and t + ~x = t - x - 1: the -1 joins
- * K and AVX2's andnot saves the NOT. */
-#define I1(j, a, b, c, d, k, K, s) do {                                          \
-        vec t_ = vadd(vadd(a[j], w[j][k]), k32((K) - 1u));                      \
+/* I = c ^ (b | ~d) = ~(c ^ (~b & d)), and t + ~x = t - x - 1: the -1 is in
+ * the I round's constants (k_avx2) and AVX2's andnot saves the NOT. */
+#define I1(j, a, b, c, d, k, s) do {                                             \
+        vec t_ = vadd(vadd(a[j], wc[16 * j + k]), k_);                          \
         PIN(t_);                                                                \
         t_ = vsub(t_, vxor(c[j], vandn(b[j], d[j])));                           \
         a[j] = vadd(b[j], rotl(t_, s));                                         \
     } while (0)
-#define F(a, b, c, d, k, K, s) EACH(F1, a, b, c, d, k, K, s);
-#define G(a, b, c, d, k, K, s) EACH(G1, a, b, c, d, k, K, s);
-#define H(a, b, c, d, k, K, s) EACH(H1, a, b, c, d, k, K, s);
-#define I(a, b, c, d, k, K, s) EACH(I1, a, b, c, d, k, K, s);
+/* One step for every set, then a share of the next block's transposition. */
+#define STEP(X, a, b, c, d, k, s) do {                                          \
+        const vec k_ = _mm256_set1_epi32((int)kp[st]);                          \
+        EACH(X, a, b, c, d, k, s);                                              \
+        AHEAD(st);                                                              \
+        st++;                                                                   \
+    } while (0);
+#define F(a, b, c, d, k, K, s) STEP(F1, a, b, c, d, k, s)
+#define G(a, b, c, d, k, K, s) STEP(G1, a, b, c, d, k, s)
+#define H(a, b, c, d, k, K, s) STEP(H1, a, b, c, d, k, s)
+#define I(a, b, c, d, k, K, s) STEP(I1, a, b, c, d, k, s)
 
 #define MAX_SETS 2
 #include "mb_loop.h"

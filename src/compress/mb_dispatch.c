@@ -1,6 +1,7 @@
 /* Which lane kernels this CPU can run, and which one to use for a given
  * number of messages in flight.  The only file that probes the CPU. */
 #include "mb_impl.h"
+#include "md5_steps.h"
 
 #include <string.h>
 
@@ -9,6 +10,11 @@
 #endif
 
 const unsigned char md5_mb_zero_block[64];
+
+/* The kernels broadcast the round constants from here. */
+#define K_OF(a, b, c, d, k, K, s) K,
+const uint32_t md5_mb_k[64] = {MD5_STEPS(K_OF, K_OF, K_OF, K_OF, K_OF)};
+#undef K_OF
 
 /* min_busy: the fewest busy lanes at which the kernel beats the scalar core
  * by at least 10% (room for the scheduler's own work).  x86 figures measured
@@ -79,8 +85,18 @@ static int prefer_zmm(void)
         family += (a >> 20) & 0xff;
     return family >= 26 && __get_cpuid(0x8000001a, &a, &b, &c, &d) && (a & 1u << 3);
 }
+
+/* The zmm kernels, widest first, after the N in LIST; returns the count. */
+static size_t list_zmm(const struct md5_mb_kernel **list, size_t n)
+{
+    list[n++] = &k_avx512zx32;
+    list[n++] = &k_avx512zx16;
+    return n;
+}
 #endif
 
+/* The most kernels a CPU offers (x86 with AVX-512: 2 zmm, 2 ymm, 2 AVX2,
+ * scalar), and the NULL that ends the list. */
 static const struct md5_mb_kernel *table[8];
 
 const struct md5_mb_kernel *const *md5_mb_kernels(void)
@@ -96,10 +112,8 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
 
         probe_x86(&avx2, &avx512);
         zmm = avx512 && prefer_zmm();
-        if (zmm) {
-            list[n++] = &k_avx512zx32;
-            list[n++] = &k_avx512zx16;
-        }
+        if (zmm)
+            n = list_zmm(list, n);
         if (avx512) {
             list[n++] = &k_avx512x32;
             list[n++] = &k_avx512x16;
@@ -107,10 +121,8 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         /* Where the ymm kernels are preferred, the zmm ones are listed after
          * them (so tested and benchmarked) but never picked: md5_mb_pick
          * keeps to the instruction set of the first kernel. */
-        if (avx512 && !zmm) {
-            list[n++] = &k_avx512zx32;
-            list[n++] = &k_avx512zx16;
-        }
+        if (avx512 && !zmm)
+            n = list_zmm(list, n);
         if (avx2) {
             list[n++] = &k_avx2x16;
             list[n++] = &k_avx2x8;

@@ -9,6 +9,10 @@
  * tests for NULL inside its loop. */
 extern const unsigned char md5_mb_zero_block[64];
 
+/* The 64 round constants of MD5 in step order (md5_steps.h), for kernels
+ * that broadcast them from memory. */
+extern const uint32_t md5_mb_k[64];
+
 /* What a kernel needs to undo for its idle lanes, and where each lane reads. */
 struct mb_frame {
     const unsigned char *p[MD5_MB_MAX_LANES];
@@ -45,14 +49,14 @@ static inline void mb_end(const struct mb_frame *f, struct md5_mb_lanes *l, unsi
 }
 
 /* X(j, ...) for each of up to two register sets j, for the kernels that use
- * two at most (AVX2, AVX-512 on zmm); SETS is a constant after inlining. */
+ * two at most (AVX2); SETS is a constant after inlining. */
 #define EACH2(X, ...) do {                                                      \
         X(0, __VA_ARGS__);                                                      \
         if (SETS > 1) X(1, __VA_ARGS__);                                        \
     } while (0)
 
 /* The same for up to four register sets j, for the kernels that use four
- * (AVX-512 on ymm, NEON). */
+ * (AVX-512, NEON). */
 #define EACH4(X, ...) do {                                                      \
         X(0, __VA_ARGS__);                                                      \
         if (SETS > 1) X(1, __VA_ARGS__);                                        \

@@ -12,17 +12,24 @@
  *   INLINE           run's storage class and attributes (static inline,
  *                    always_inline, and a target attribute where needed);
  *   EACH(X, ...)     X(j, ...) for each register set j < SETS, one statement;
+ *   RUN_LOCALS       declarations that live for the whole call: where the
+ *                    message words and the feed-forward copy are kept;
  *   LOAD(j, l), STORE(j, l)  set j's state in from, and out to, the lanes;
- *   NEXT_BLOCK(j, f) set j's next block into w[j] (from f.p, stepping by
- *                    f.step), and its state into a0..d0 for the feed-forward;
+ *   FIRST_BLOCK(f)   anything to do once before the first block (a kernel
+ *                    that transposes a block ahead does block 0 here), or
+ *                    nothing;
+ *   NEXT_BLOCK(j, f) at the start of each block: set j's words for this
+ *                    block and its feed-forward copy of a..d; f.p[] steps by
+ *                    f.step[] (see struct mb_frame);
  *   ADD_BACK(j, unused)  the feed-forward at the end of a block;
  *   BLOCK_LOCALS     declarations that open each block for the step macros
- *                    (NEON: kp, its pointer into the round constants), or
- *                    nothing;
+ *                    (a pointer into the round constants, a step counter),
+ *                    or nothing;
  *   F, G, H, I       the round macros MD5_STEPS (md5_steps.h) takes, each
  *                    doing its step for every set.
- * Those macros may use run's names: l, f (struct mb_frame), SETS, and the
- * arrays a, b, c, d, a0, b0, c0, d0 (vec[MAX_SETS]) and w (vec[MAX_SETS][16]).
+ * Those macros may use run's names: l, f (struct mb_frame), SETS, n (the
+ * blocks left, this one included), the arrays a, b, c, d (vec[MAX_SETS]),
+ * and whatever RUN_LOCALS and BLOCK_LOCALS declare.
  *
  * A file may instantiate the template twice (mb_avx512.c: ymm, then zmm).
  * For the second it defines RUN, the function's name instead of run, and
@@ -42,11 +49,17 @@
 #ifndef EACH
 # error "mb_loop.h: define EACH(X, ...), X for each register set"
 #endif
+#ifndef RUN_LOCALS
+# error "mb_loop.h: define RUN_LOCALS, where the message words and the feed-forward live"
+#endif
 #ifndef LOAD
 # error "mb_loop.h: define LOAD(j, l), set j's state from the lanes"
 #endif
 #ifndef STORE
 # error "mb_loop.h: define STORE(j, l), set j's state to the lanes"
+#endif
+#ifndef FIRST_BLOCK
+# error "mb_loop.h: define FIRST_BLOCK(f), the work before the first block (may be empty)"
 #endif
 #ifndef NEXT_BLOCK
 # error "mb_loop.h: define NEXT_BLOCK(j, f), set j's next block and feed-forward copy"
@@ -75,14 +88,14 @@ INLINE void RUN(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
 {
     struct mb_frame f;
     VEC a[MAX_SETS], b[MAX_SETS], c[MAX_SETS], d[MAX_SETS];
-    VEC a0[MAX_SETS], b0[MAX_SETS], c0[MAX_SETS], d0[MAX_SETS];
-    VEC w[MAX_SETS][16];
+    RUN_LOCALS
     size_t n;
 
     if (nblocks == 0)
         return;
     mb_begin(&f, l, VEC_LANES * (unsigned)SETS);
     EACH(LOAD, l);
+    FIRST_BLOCK(f);
     for (n = nblocks; n > 0; n--) {
         BLOCK_LOCALS
         EACH(NEXT_BLOCK, f);
@@ -98,8 +111,10 @@ INLINE void RUN(struct md5_mb_lanes *l, size_t nblocks, const int SETS)
 #undef VEC_LANES
 #undef MAX_SETS
 #undef EACH
+#undef RUN_LOCALS
 #undef LOAD
 #undef STORE
+#undef FIRST_BLOCK
 #undef NEXT_BLOCK
 #undef ADD_BACK
 #undef BLOCK_LOCALS

@@ -95,7 +95,10 @@ INLINE void next_block(vec w[16], const unsigned char *p[4], const size_t step[4
 #define I(a, b, c, d, k, K, s) STEP(II, a, b, c, d, k, s)
 
 /* Per register set J, for mb_loop.h: state in and out of the lanes, the next
- * block's words, the feed-forward at the end of a block. */
+ * block's words (loaded at the block's start), the feed-forward at the end
+ * of a block. */
+#define RUN_LOCALS vec a0[MAX_SETS], b0[MAX_SETS], c0[MAX_SETS], d0[MAX_SETS], w[MAX_SETS][16];
+#define FIRST_BLOCK(f) (void)0
 #define LOAD(j, l) do {                                                          \
         a[j] = vld1q_u32(&l->state[0][4 * j]), b[j] = vld1q_u32(&l->state[1][4 * j]); \
         c[j] = vld1q_u32(&l->state[2][4 * j]), d[j] = vld1q_u32(&l->state[3][4 * j]); \
