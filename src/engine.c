@@ -72,7 +72,7 @@ static struct {
     void *tick_arg;
     struct timespec next_tick;
     uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
-    unsigned long plain, asked, fd_waits, gave_back;   /* MD5SUM_ENGINE_STATS */
+    unsigned long started, plain, asked, fd_waits, gave_back;   /* engine stats */
 } e;
 
 static struct job *job(size_t i)
@@ -138,6 +138,7 @@ static void lanes_start(unsigned n)
             break;
         }
         e.n_threads++;
+        e.started++;
     }
     if (lanes > 0 && e.n_threads == 0 && !(e.inline_hasher = hasher_new(lanes, e.tick != NULL))) {
         flow_end();
@@ -372,9 +373,9 @@ static void print_stats(void)
 
     flow_hashed((size_t)-1, &all, &f);
     fprintf(stderr,
-            "md5sum engine: threads %u, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
+            "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, asked %lu, fd waits %lu, gave back %lu\n",
-            e.n_threads, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
+            e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
             f.cold, f.warm, e.asked, e.fd_waits, e.gave_back);
 }
 

@@ -8,7 +8,7 @@ sanitized() {
     [ -n "${MD5SUM_SANITIZED:-}" ]
 }
 
-@test "a FIFO whose writer waits for the earlier results: they are out before it is opened" {
+@test "a FIFO whose writer waits for the earlier results: they are out before it is read" {
     printf abc > a
     printf xyz > b
     mkfifo fifo
@@ -47,6 +47,24 @@ sanitized() {
                        for i in $(seq 400); do [ -s out ] && break; sleep 0.05; done
                        echo "lines before the rest was written: $(wc -l < out)" >&2
                        cat first; } | md5sum -c > out; echo "exit $?"; cat out'
+}
+
+@test "an input that is the file the results go to is read once the earlier results are written" {
+    # Re-running md5sum * > SUMS where SUMS exists: GNU writes each line
+    # before it opens the next input, so SUMS holds the earlier lines then.
+    echo a > a
+    echo b > b
+    "$GNU_MD5SUM" a b > list
+    echo "$("$GNU_MD5SUM" < /dev/null | cut -c1-32)  out" >> list
+    "$GNU_MD5SUM" a >> list
+    local j
+    for j in $(job_counts 1 2 8 64); do
+        ours_jobs "$j"
+        same ': > out; md5sum a b out a > out; cat out'
+        same 'echo old > out; md5sum a out b >> out; cat out'
+        same ': > out; md5sum -c list > out; cat out'
+        same ': > err; md5sum nosuch a err b 2> err; cat err'
+    done
 }
 
 @test "md5sum -c LIST | head -n 1: killed at its next write once head has gone, not after the list" {
@@ -166,7 +184,7 @@ Try 'md5sum --help' for more information." ]
     same 'md5sum -J f'
 }
 
-@test "closed stdout and stderr are held: inputs opened by workers never take fd 1 or 2" {
+@test "closed stdout and stderr are held: inputs opened never take fd 1 or 2" {
     printf abc > a
     printf xyz > b
     "$GNU_MD5SUM" a b > list
@@ -182,7 +200,7 @@ Try 'md5sum --help' for more information." ]
     done
 }
 
-@test "one input alone: hashed at once up to 16 MiB, larger in the workers, either way as GNU" {
+@test "one input alone: hashed at once up to 16 MiB, larger read ahead for a hasher, either way as GNU" {
     head -c 17825792 /dev/urandom > pool
     local s
     for s in 0 1 65 16777216 16777217 17825792; do
@@ -190,7 +208,7 @@ Try 'md5sum --help' for more information." ]
     done
     mkdir dir
     local j f
-    # Standard input is read by the submitting thread whatever -j says.
+    # Standard input is read by the caller's thread whatever -j says.
     for f in f0 f1 f65 f16777216 f16777217 f17825792 nosuch dir; do
         same "md5sum --tag - < $f"
     done
@@ -206,12 +224,12 @@ Try 'md5sum --help' for more information." ]
     done
 }
 
-@test "more large files than lanes: streams spread over the workers, handed over mid-file, as GNU" {
+@test "more large files than lanes, of different lengths: as GNU" {
     head -c 4194304 /dev/urandom > pool
     local i
     for i in $(seq 10 69); do
-        # 300 KiB to 3.3 MiB: all streams, of different lengths, so that
-        # some workers run out while others still have many
+        # 300 KiB to 3.3 MiB: more than one chunk each, of different
+        # lengths, so that lanes empty at different times
         head -c $(( (i * 7919 % 31 + 3) * 107520 )) pool > "big$i"
     done
     "$GNU_MD5SUM" big* > list
