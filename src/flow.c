@@ -15,9 +15,11 @@
 #define SMALL_PAGES ((size_t)2 << 20)   /* of the buffers, kept out of huge pages */
 VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_PAD_MAX);
 
-#define WAKE_BATCH 4   /* untaken inputs that wake a hasher: fewer wait for
-                        * flow_wait, so a list of two files wakes no thread
-                        * before the caller has to wait */
+#define WAKE_BATCH 32  /* untaken inputs that wake a hasher: a lane's worth,
+                        * so that a hasher that emptied the queue sleeps
+                        * until there is enough to fill its lanes (20,000
+                        * small files: 1,400 context switches, 13,000 with
+                        * 4); fewer wait until the caller does (flow_wait) */
 #define AHEAD_WARM 8   /* chunks read ahead of a lone warm input's hasher */
 #define WARM_AGAIN 4   /* inputs found in memory in a row: no longer cold */
 
