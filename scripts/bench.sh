@@ -32,6 +32,10 @@
 #           fall in the set's files (filefrag) are replayed in the order the
 #           device completed them on a spinning disk: seeks x SEEK_MS +
 #           bytes / MBPS.  Needs root; prints "# SKIP disk: why" otherwise
+#   calls   one file per call, as scripts call md5sum (find -exec, make):
+#           CALLS calls of `md5sum FILE` a sample (bench/runcmd -n), ours and
+#           GNU's alternately, BENCH_PAIRS pairs, for files of 0 B to 4 MB;
+#           the median of the pairs' wall-time ratios (ours / GNU)
 #
 # Environment: B (build dir: binaries go to $B/bench), CFLAGS (default -O2),
 #   BENCH_CCS (compilers, default "cc clang"), BENCH_ROUNDS (x 100 timed
@@ -39,7 +43,8 @@
 #   made and kept, default ${TMPDIR:-/tmp}/md5sum-bench), BENCH_RUNS (runs
 #   per program in the whole-process sections, default 11), SEEK_MS and MBPS
 #   (the disk model: milliseconds a seek, default 8, and MB/s, default 180),
-#   TRACEFS (where tracefs is mounted, default /sys/kernel/tracing).
+#   TRACEFS (where tracefs is mounted, default /sys/kernel/tracing), CALLS
+#   (calls a sample, default 200) and BENCH_PAIRS (default 11).
 # The machines are shared: run it two or three times and quote min and median.
 # Every run names the CPU model and the CPUs it had; quote them with figures.
 set -eu
@@ -53,7 +58,9 @@ BENCH_RUNS=${BENCH_RUNS:-11}
 SEEK_MS=${SEEK_MS:-8}
 MBPS=${MBPS:-180}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
-ALL_SECTIONS="block lanes bigfile sets cold disk"
+CALLS=${CALLS:-200}
+BENCH_PAIRS=${BENCH_PAIRS:-11}
+ALL_SECTIONS="block lanes bigfile sets cold disk calls"
 out=$B/bench
 mkdir -p "$out"
 
@@ -114,7 +121,7 @@ section_lanes() {
 # exec, wait4: no shell in the measurement) and alternate the programs run
 # by run, so that drift on a shared machine hits them all alike.
 build_runcmd() {
-    [ -x "$out/runcmd" ] || cc -O2 -o "$out/runcmd" bench/runcmd.c
+    [ "$out/runcmd" -nt bench/runcmd.c ] || cc -O2 -o "$out/runcmd" bench/runcmd.c
 }
 
 build_sysfloor() {
@@ -492,6 +499,38 @@ section_disk() {
     done
     rmdir "$inst"
     trap - EXIT HUP INT TERM
+}
+
+section_calls() {
+    echo "## calls: one file a call, $CALLS calls a sample, $BENCH_PAIRS pairs, ours and GNU alternately"
+    echo "#   ms a call (medians), and the median of the pairs' ratios, ours / GNU (below 1: faster)"
+    build_runcmd
+    mkdir -p "$BENCH_DATA"
+    printf '%-9s %12s %12s %12s %12s\n' bytes "ours ms" "GNU ms" "wall ratio" "CPU ratio"
+    for size in 0 4096 65536 200000 300000 1000000 4000000; do
+        f=$BENCH_DATA/call-$size
+        [ -f "$f" ] || head -c "$size" /dev/urandom > "$f"
+        cat "$f" > /dev/null
+        rm -f "$out"/calls-*.times
+        i=0
+        while [ "$i" -lt "$BENCH_PAIRS" ]; do
+            # Which goes first alternates: drift hits both alike.
+            if [ $((i % 2)) = 0 ]; then
+                "$out/runcmd" -n "$CALLS" "./$B/md5sum" "$f" >> "$out/calls-ours.times"
+                "$out/runcmd" -n "$CALLS" /usr/bin/md5sum "$f" >> "$out/calls-gnu.times"
+            else
+                "$out/runcmd" -n "$CALLS" /usr/bin/md5sum "$f" >> "$out/calls-gnu.times"
+                "$out/runcmd" -n "$CALLS" "./$B/md5sum" "$f" >> "$out/calls-ours.times"
+            fi
+            i=$((i + 1))
+        done
+        paste "$out/calls-ours.times" "$out/calls-gnu.times" |
+            awk '{ print $1 / $6, ($2 + $3) / ($7 + $8) }' > "$out/calls.ratios"
+        printf '%-9s %12.3f %12.3f %12.3f %12.3f\n' "$size" \
+            "$(median 1 "$out/calls-ours.times" | awk -v n="$CALLS" '{ print $1 / n }')" \
+            "$(median 1 "$out/calls-gnu.times" | awk -v n="$CALLS" '{ print $1 / n }')" \
+            "$(median 1 "$out/calls.ratios")" "$(median 2 "$out/calls.ratios")"
+    done
 }
 
 sections=${*:-$ALL_SECTIONS}
