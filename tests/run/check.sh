@@ -55,7 +55,7 @@ core_tests() { # BUILD_DIR WRAPPER
 CLI_ALL="tests/cli tests/conformance"
 CLI_THREADS="tests/cli/engine.bats tests/cli/faults.bats tests/cli/resize.bats
     tests/cli/progress.bats tests/cli/files0.bats tests/cli/fds.bats tests/conformance/jobs.bats
-    tests/conformance/many.bats"
+    tests/conformance/many.bats tests/cli/limits.bats"
 CLI_PORTABLE="tests/cli/hash.bats tests/cli/check.bats tests/cli/names.bats
     tests/cli/output.bats tests/cli/memory.bats tests/conformance/gnu.bats
     tests/conformance/many.bats"

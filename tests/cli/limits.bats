@@ -1,0 +1,310 @@
+#!/usr/bin/env bats
+# Resource limits against GNU (issue 21, items 3, 5 and 6): few descriptors
+# (ulimit -n, descriptors inherited open), little address space (ulimit -v)
+# and thousands of checksum lists.  Wherever GNU's md5sum runs to the end,
+# ours must give its output byte for byte at every -j; where GNU fails for
+# want of the resource, ours must fail as it does.  The limits here are a
+# subset: scripts/limits-sweep.sh runs every MiB from 6 to 512 and every
+# descriptor limit from 6 to 64, with -j up to 256 (about two hours).
+#
+# Scripts call "md5sum $J": J is "-j N" for ours and empty for GNU's, so
+# that no wrapper (a shell, with its own descriptors and memory) runs under
+# the limit.
+load '../helpers'
+
+# same_jobs "N..." SCRIPT [GNU-SCRIPT]: GNU's md5sum runs GNU-SCRIPT
+# (default SCRIPT) once, with J empty; ours runs SCRIPT with J="-j N" for
+# each N; each run must give GNU's stdout, stderr and exit status byte for
+# byte.  One exception, where GNU's getline failed for want of memory: GNU
+# then takes its list as ended ("no properly formatted checksum lines
+# found"), dropping the line it could not read; ours must say "memory
+# exhausted" (exit 1), and nothing else.
+same_jobs() {
+    require_gnu
+    local t=$BATS_TEST_TMPDIR j rc=0 lost=''
+    gnu "J=; ${3:-$2}" > "$t/gnu.out" 2> "$t/gnu.err" || rc=$?
+    echo "exit $rc" >> "$t/gnu.err"
+    if grep -q 'no properly formatted checksum lines found' "$t/gnu.err"; then
+        lost=" (GNU's getline ran out of memory: ours must say memory exhausted)"
+        : > "$t/gnu.out"
+        printf 'md5sum: memory exhausted\nexit 1\n' > "$t/gnu.err"
+    fi
+    for j in $1; do
+        rc=0
+        ours "J='-j $j'; $2" > "$t/ours.out" 2> "$t/ours.err" || rc=$?
+        echo "exit $rc" >> "$t/ours.err"
+        if ! cmp -s "$t/ours.out" "$t/gnu.out"; then
+            echo "stdout differs at -j $j for: $2$lost"
+            cmp "$t/gnu.out" "$t/ours.out"
+            diff <(cut -c1-100 "$t/gnu.out" | head -n 20) <(cut -c1-100 "$t/ours.out" | head -n 20)
+            return 1
+        fi
+        if ! cmp -s "$t/ours.err" "$t/gnu.err"; then
+            echo "stderr or exit status differs at -j $j for: $2$lost"
+            diff <(cut -c1-100 "$t/gnu.err") <(cut -c1-100 "$t/ours.err") | head -n 40
+            return 1
+        fi
+    done
+}
+
+# Under qemu or valgrind (EXEC_WRAPPER) the limits would be theirs too:
+# their own descriptors and address space.
+require_native_fds() {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "under $EXEC_WRAPPER the limits would be its own"
+}
+
+# The sanitizers also reserve terabytes of address space.
+require_native_mem() {
+    require_native_fds
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers reserve far more address space"
+}
+
+# The thread counts and descriptor limits of the loops: fewer
+# under the sanitizers, where each run with threads takes over a second
+# (-j above the CPU count runs as many threads as CPUs anyway).
+grid_jobs() {
+    if [ -n "${MD5SUM_SANITIZED:-}" ]; then job_counts 1 2; else job_counts "$@"; fi
+}
+grid_limits() {
+    if [ -n "${MD5SUM_SANITIZED:-}" ]; then echo 6 64; else echo "$@"; fi
+}
+
+# fds N F: shell commands that set ulimit -n N and leave F descriptors free
+# when md5sum starts: 0-2 open as the test left them, 3 to N-F-1 open
+# (inherited, on the file "empty"), N-F to N-1 closed.
+fds() {
+    echo "ulimit -n $1; for ((d = 3; d < $1; d++)); do
+              if [ \$d -lt $(($1 - $2)) ]; then eval \"exec \$d<empty\"; else eval \"exec \$d<&-\"; fi
+          done"
+}
+
+# 120 files of make_files' sizes, up to 1 MiB + 1 (a few past the 256 KiB
+# read whole), their list, their names NUL-ended, and a list of lists.
+files() {
+    : > empty
+    make_files count=120 max=1048577 names=names0
+    "$GNU_MD5SUM" f* > list
+    printf '%s\0' list list > lists0
+}
+
+# 100,000 n's: a name too long for any file system.
+long_name() {
+    head -c 100000 /dev/zero | tr '\0' n
+}
+
+# line_list FILE MB: a checksum list whose first line names a missing file
+# of MB million x's, and whose second is "empty" (empty: OK).
+line_list() {
+    { printf 'd41d8cd98f00b204e9800998ecf8427e  '
+      head -c $(($2 * 1000000)) /dev/zero | tr '\0' x
+      printf '\nd41d8cd98f00b204e9800998ecf8427e  empty\n'; } > "$1"
+}
+
+# ---- descriptors (item 3) ----
+
+@test "ulimit -n 10: 100 small files hashed as GNU, at every -j" {
+    require_native_fds
+    local i
+    for i in $(seq 100); do echo "small file $i" > "s$i"; done
+    same_jobs "$(grid_jobs 1 2 8 64)" 'ulimit -n 10; md5sum $J s*'
+}
+
+@test "ulimit -n 8 to 16 with -j1: 320 files, a quarter past 256 KiB, hashed as GNU" {
+    require_native_fds
+    mkdir many
+    head -c 300000 /dev/urandom > pool
+    local i n
+    for i in $(seq 320); do
+        if [ $((i % 4)) = 0 ]; then head -c $((262144 + i * 100)) pool; else head -c $((i * 10)) pool; fi > "many/f$i"
+    done
+    for n in 8 10 12 16; do
+        same_jobs 1 "ulimit -n $n; md5sum \$J many/*"
+    done
+}
+
+@test "990 descriptors inherited under ulimit -n 1024: hashing and -c as GNU" {
+    require_native_fds
+    files
+    same_jobs "$(grid_jobs 1 2 8 64)" "$(fds 1024 31); md5sum \$J f*"
+    same_jobs "$(grid_jobs 1 2 8 64)" "$(fds 1024 31); md5sum \$J -c list"
+}
+
+@test "ulimit -n from 6 up, 1, 2, 4 or all descriptors free: small and large files hashed as GNU" {
+    require_native_fds
+    files
+    local n f
+    for n in $(grid_limits 6 7 8 12 16 64); do
+        for f in 1 2 4 $((n - 3)); do
+            [ "$f" -le $((n - 3)) ] || continue
+            same_jobs "$(grid_jobs 1 2 8 64)" "$(fds "$n" "$f"); md5sum \$J f* nosuch"
+        done
+    done
+}
+
+@test "ulimit -n from 6 up, 1, 2, 4 or all descriptors free: -c as GNU, Too many open files where GNU has none left" {
+    require_native_fds
+    files
+    local n f
+    for n in $(grid_limits 6 7 8 12 16 64); do
+        # One free: the list takes it, and every file fails to open, for
+        # GNU as for ours.
+        for f in 1 2 4 $((n - 3)); do
+            [ "$f" -le $((n - 3)) ] || continue
+            same_jobs "$(grid_jobs 1 2 8 64)" "$(fds "$n" "$f"); md5sum \$J -c list"
+        done
+    done
+}
+
+@test "ulimit -n from 6 up: --files0-from as GNU given the names as operands, hashing and -c" {
+    require_native_fds
+    files
+    local n f
+    # The list of names holds one descriptor more than GNU's operands do:
+    # two free for hashing, three for -c (lists0 names the list twice).
+    for n in $(grid_limits 6 8 64); do
+        for f in 2 3 $((n - 3)); do
+            [ "$f" -le $((n - 3)) ] || continue
+            same_jobs "$(grid_jobs 1 2 8 64)" "$(fds "$n" "$f"); md5sum \$J --files0-from=names0" \
+                "$(fds "$n" "$f"); md5sum f*"
+            [ "$f" -ge 3 ] || continue
+            same_jobs "$(grid_jobs 1 2 8 64)" "$(fds "$n" "$f"); md5sum \$J -c --files0-from=lists0" \
+                "$(fds "$n" "$f"); md5sum -c list list"
+        done
+    done
+}
+
+# ---- address space (item 5) ----
+
+@test "ulimit -v 6 to 512 MiB: a 100,000-character name between good files, File name too long and the rest, as GNU" {
+    require_native_mem
+    head -c 20000000 /dev/urandom > big
+    echo small > small
+    long_name > name
+    local lim
+    # The issue's: prlimit --as=$((24 << 20)) md5sum big small "$n" small
+    for lim in 6 8 12 16 20 24 32 64 128 512; do
+        same_jobs "$(job_counts 1 2 64)" "n=\$(cat name); ulimit -v $((lim << 10)); md5sum \$J big small \"\$n\" small"
+    done
+}
+
+@test "ulimit -v 6 to 512 MiB: a 1 MB list line naming a missing file, then empty: OK, as GNU" {
+    require_native_mem
+    : > empty
+    line_list list 1
+    local lim
+    for lim in 6 8 12 16 24 32 64 128 512; do
+        same_jobs "$(job_counts 1 2 64)" "ulimit -v $((lim << 10)); md5sum \$J -c list"
+    done
+}
+
+@test "ulimit -v: list lines of 8, 32 and 100 MB, as GNU where it reads them, out of memory where it cannot" {
+    require_native_mem
+    : > empty
+    line_list list8 8
+    line_list list32 32
+    line_list list100 100
+    local lim
+    # Around the limits GNU needs (on this machine: 8 MB, 19 MiB; 32 MB,
+    # 66 MiB; 100 MB, 227 MiB), and well past them.
+    for lim in 6 16 24 512; do
+        same_jobs "$(job_counts 1 2 64)" "ulimit -v $((lim << 10)); md5sum \$J -c list8"
+    done
+    for lim in 64 96; do
+        same_jobs "$(job_counts 1 2 64)" "ulimit -v $((lim << 10)); md5sum \$J -c list32"
+    done
+    same_jobs "$(job_counts 1 64)" "ulimit -v $((256 << 10)); md5sum \$J -c list100"
+}
+
+@test "ulimit -v 6 to 512 MiB: small and large files hashed and checked as GNU" {
+    require_native_mem
+    files
+    local lim
+    for lim in 6 8 12 16 24 32 64 128 512; do
+        same_jobs "$(job_counts 1 2 64)" "ulimit -v $((lim << 10)); md5sum \$J f* nosuch"
+        same_jobs "$(job_counts 1 2 64)" "ulimit -v $((lim << 10)); md5sum \$J -c list"
+    done
+}
+
+# ---- thousands of checksum lists (item 6) ----
+
+# 3,000 lists of two entries, as /var/lib/dpkg/info/*.md5sums, over 200
+# files; one entry does not match and one names a missing file.
+lists() {
+    mkdir d
+    local i
+    for i in $(seq 0 199); do echo "package file $i" > "d/f$i"; done
+    (cd d && "$GNU_MD5SUM" f*) | sed 's,  ,  d/,' > all
+    awk '{ line[NR - 1] = $0 }
+         END { for (i = 1; i <= 3000; i++) {
+                   f = sprintf("l%04d.md5sums", i)
+                   print line[i % 200] > f
+                   print line[(i * 7 + 3) % 200] > f
+                   close(f) } }' all
+    sed -i 's/^./0/' l1500.md5sums
+    sed -i 's,d/f7$,d/gone,' l2000.md5sums
+    printf '%s\0' l*.md5sums > lists0
+}
+
+@test "-c over 3,000 two-entry lists: GNU's output at -j 1, 2, 16 and 64" {
+    lists
+    same_jobs "$(grid_jobs 1 2 16 64)" 'md5sum $J -c l*.md5sums'
+    same_jobs "$(grid_jobs 1 2 16 64)" 'md5sum $J -c --quiet l*.md5sums'
+}
+
+@test "--files0-from with -c over 3,000 two-entry lists: as GNU given them as operands" {
+    lists
+    same_jobs "$(grid_jobs 1 2 16 64)" 'md5sum $J -c --files0-from=lists0' 'md5sum -c l*.md5sums'
+}
+
+@test "-c over many lists starts each thread once, not a pool for each list" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "under qemu strace would trace qemu"
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers start threads of their own"
+    command -v strace >/dev/null || skip "strace is not installed"
+    strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+    lists
+    # 99 lists are enough: a pool for each would start threads 99 times.
+    printf '%s\0' l00*.md5sums > some0
+    local j n
+    for j in 2 16 64; do
+        strace -f -qq -e trace=clone,clone3 -o trace "$MD5SUM" -j "$j" -c l00*.md5sums > /dev/null 2>&1 || true
+        n=$(grep -c clone trace || true)
+        echo "-j $j: $n threads started"
+        [ "$n" -le "$j" ]
+        strace -f -qq -e trace=clone,clone3 -o trace "$MD5SUM" -j "$j" -c --files0-from=some0 > /dev/null 2>&1 || true
+        n=$(grep -c clone trace || true)
+        echo "-j $j --files0-from: $n threads started"
+        [ "$n" -le "$j" ]
+    done
+}
+
+# ---- peak RSS (issue 19: at most 96 MiB) ----
+
+@test "peak RSS under 96 MiB checking lists, and hashing at -j 1 and 64: large files, small ones, one huge one" {
+    command -v /usr/bin/time >/dev/null || skip "GNU time(1) is not installed (apt-get install time)"
+    require_native_mem
+    # As engine.bats' test of hashing at the default -j: more large files
+    # than are read at once, small ones beyond the buffers, and a file far
+    # longer than its read-ahead (sparse: only our buffers count).
+    mkdir large small huge
+    local i
+    for i in $(seq 8); do truncate -s 16777216 "large/v$i"; done
+    for i in $(seq 80); do truncate -s $((3145728 + i * 4099)) "large/p$i"; done
+    for i in $(seq 400); do truncate -s 262144 "small/s$i"; done
+    truncate -s 268435456 huge/h
+    local set j kib
+    for set in large small huge; do
+        "$MD5SUM" "$set"/* > "$set.md5"
+        for j in $(job_counts 1 2 64); do
+            /usr/bin/time -f %M -o rss.txt "$MD5SUM" -j "$j" -c "$set.md5" > /dev/null
+            kib=$(tail -n 1 rss.txt)
+            echo "-c $set -j $j: peak RSS $kib KiB"
+            [ "$kib" -le $((96 * 1024)) ]
+            # Hashing at the default (-j 2 here) is engine.bats'.
+            [ "$j" != 2 ] || continue
+            /usr/bin/time -f %M -o rss.txt "$MD5SUM" -j "$j" "$set"/* > /dev/null
+            kib=$(tail -n 1 rss.txt)
+            echo "$set -j $j: peak RSS $kib KiB"
+            [ "$kib" -le $((96 * 1024)) ]
+        done
+    done
+}
