@@ -235,7 +235,7 @@ static void hashed_here(uint64_t absorbed, void *arg)
  * fault), made for it and freed after: nothing is held between jobs. */
 static void hash_plain(struct job *j)
 {
-    unsigned char small[4096], *buf = small;
+    unsigned char small[4096], *buf;
     size_t cap = j->size >= 0 && j->size < (off_t)PLAIN_BUF ? (size_t)j->size + 1 : PLAIN_BUF;
     struct md5_ctx ctx;
     struct stat st;

@@ -262,6 +262,17 @@ static void feed(struct lanes *s, struct piece *p, struct ctl *c)
     p->sent += n;
 }
 
+/* Has some lane blocks to run?  (lanes_run does nothing otherwise.) */
+static int any_running(const struct lanes *s)
+{
+    unsigned k;
+
+    for (k = 0; k < s->used; k++)
+        if (s->task[k]->blocks > 0)
+            return 1;
+    return 0;
+}
+
 /* Messages cut from MSG, through lanes.c in control-chosen chunks. */
 static void scheduled(const unsigned char *msg, size_t len, struct ctl *c)
 {
@@ -295,7 +306,7 @@ static void scheduled(const unsigned char *msg, size_t len, struct ctl *c)
             if (p->t.blocks == 0 && p->sent < p->blocks)
                 feed(&s, p, c);
         }
-        for (k = 0; !lanes_runnable(&s); k++) {
+        for (k = 0; !any_running(&s); k++) {
             struct piece *p = (struct piece *)(void *)s.task[k];
             if (p->sent < p->blocks)
                 lanes_feed(&s, &p->t, p->mem + MD5_BLOCK_SIZE * p->sent, p->blocks - p->sent),
