@@ -40,6 +40,8 @@
 #define SPARE_FDS 2                  /* descriptors left to the rest (catalogues) */
 #define PLAIN_BUF ((size_t)256 << 10)
 #define BORROW_MAX 4096              /* longer names are not copied (PATH_MAX) */
+#define TAKE_BACK_MAX ((off_t)64 << 10)   /* an input hashed here rather than
+                                           * wake a hasher for it (pump) */
 
 enum job_state { JOB_NEW, JOB_INPUT, JOB_IN_ORDER, JOB_DONE };
 enum mode { MODE_UNDECIDED, MODE_LANES, MODE_PLAIN };
@@ -72,7 +74,7 @@ static struct {
     void *tick_arg;
     struct timespec next_tick;
     uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
-    unsigned long started, plain, asked, fd_waits, gave_back;   /* engine stats */
+    unsigned long started, plain, asked, fd_waits, gave_back, taken_back;   /* engine stats */
 } e;
 
 static struct job *job(size_t i)
@@ -347,6 +349,20 @@ static int step(void)
            (read_step() || (e.inline_hasher && hasher_step(e.inline_hasher) > 0));
 }
 
+/* Waiting for the last results, the head a small input no hasher has
+ * taken: hashing it here costs less than waking one (-c over thousands of
+ * short lists, each waited for).  Returns 1 if it is the caller's now. */
+static int take_back_head(void)
+{
+    struct job *j = job(e.head);
+
+    if (j->state != JOB_INPUT || j->size > TAKE_BACK_MAX || !flow_take_back(j->input))
+        return 0;
+    j->state = JOB_IN_ORDER;
+    e.taken_back++;
+    return 1;
+}
+
 /* Emit what is done, in order, until every job is (ALL) or until there is
  * room for one more.  Meanwhile work; before any wait, let the caller
  * flush. */
@@ -357,7 +373,7 @@ static void pump(int all)
         tick();
         if (all ? e.head == e.tail : e.tail - e.head < e.cap)
             return;
-        if (!step()) {
+        if (!step() && !(all && take_back_head())) {
             e.flush(e.arg);
             flow_wait(e.tick ? &e.next_tick : NULL);
         }
@@ -374,9 +390,9 @@ static void print_stats(void)
     flow_hashed((size_t)-1, &all, &f);
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
-            "cold %lu, warm %lu, asked %lu, fd waits %lu, gave back %lu\n",
+            "cold %lu, warm %lu, asked %lu, fd waits %lu, gave back %lu, taken back %lu\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
-            f.cold, f.warm, e.asked, e.fd_waits, e.gave_back);
+            f.cold, f.warm, e.asked, e.fd_waits, e.gave_back, e.taken_back);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)

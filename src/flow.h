@@ -86,6 +86,11 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
  * descriptor (the reader's to use until then) and size. */
 int flow_reader_peek(size_t in, int *fd, off_t *size);
 
+/* Input IN back to the caller if no one has taken it or read from it: 1,
+ * and it leaves the flow (its descriptor the caller's), or 0.  IN must be
+ * the oldest. */
+int flow_take_back(size_t in);
+
 /* Input IN's result, if it is done: copied into *R (not its name or tag),
  * the input freed (IN must be the oldest).  Returns 1, or 0 if not done. */
 int flow_result(size_t in, struct result *r);

@@ -7,7 +7,7 @@ load '../helpers'
 
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER HASHERS LATER COLD WARM
-# ASKED FD_WAITS GAVE_BACK from its last line on stderr.
+# ASKED FD_WAITS GAVE_BACK TAKEN_BACK from its last line on stderr.
 stats() {
     local line
     # Only 0-2 open (bats keeps others), as the limits in STATS_SETUP expect.
@@ -17,12 +17,12 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ asked\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ asked\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} HASHERS=${BASH_REMATCH[5]} LATER=${BASH_REMATCH[6]}
     COLD=${BASH_REMATCH[7]} WARM=${BASH_REMATCH[8]} ASKED=${BASH_REMATCH[9]}
-    FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]}
+    FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]} TAKEN_BACK=${BASH_REMATCH[12]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -133,6 +133,22 @@ cpus() { nproc; }
     stats -j2 -c l*
     [ "$THREADS" -ge 1 ]
     [ "$THREADS" -le 2 ]
+}
+
+@test "the small inputs a list ends with are hashed in the caller's thread, no hasher woken for them" {
+    local i
+    for ((i = 0; i < 30; i++)); do
+        head -c 3000 /dev/urandom > "a$i"
+        head -c 70000 /dev/urandom > "b$i"
+        "$GNU_MD5SUM" "a$i" "b$i" > "l$i"
+    done
+    same 'md5sum -c l*'
+    stats -j2 -c l*
+    # Each list's a file (3000 bytes) is taken back and hashed plainly; its
+    # b (over 64 KiB) is left to the lanes (read by a hasher or the reader).
+    [ "$TAKEN_BACK" = 30 ]
+    [ "$PLAIN" = 30 ]
+    [ $((READER + HASHERS)) = $((30 * 70000)) ]
 }
 
 @test "out of descriptors: an early open waits for one of ours to close, as GNU gets its own" {
