@@ -36,6 +36,13 @@
 #           CALLS calls of `md5sum FILE` a sample (bench/runcmd -n), ours and
 #           GNU's alternately, BENCH_PAIRS pairs, for files of 0 B to 4 MB;
 #           the median of the pairs' wall-time ratios (ours / GNU)
+#   uring   run only when named (issue 20, an experiment): the floor's system
+#           calls through io_uring (bench/uringfloor.c: open, stat, read and
+#           close of many files a call, modes and files in flight as in
+#           docs/PERFORMANCE.md) against bench/sysfloor.c on 1 thread and on
+#           every CPU, on the 4 KiB and 256 KiB sets, interleaved, medians,
+#           spread and ratios; every reading is checked to read every file
+#           whole and the same bytes first
 #
 # Environment: B (build dir: binaries go to $B/bench), CFLAGS (default -O2),
 #   BENCH_CCS (compilers, default "cc clang"), BENCH_ROUNDS (x 100 timed
@@ -530,6 +537,98 @@ section_calls() {
             "$(median 1 "$out/calls-ours.times" | awk -v n="$CALLS" '{ print $1 / n }')" \
             "$(median 1 "$out/calls-gnu.times" | awk -v n="$CALLS" '{ print $1 / n }')" \
             "$(median 1 "$out/calls.ratios")" "$(median 2 "$out/calls.ratios")"
+    done
+}
+
+build_uringfloor() {
+    [ "$out/uringfloor" -nt bench/uringfloor.c ] ||
+        cc -std=c99 -O2 -Wall -Wextra -pthread -o "$out/uringfloor" bench/uringfloor.c
+}
+
+# The uring section's programs, "LABEL COMMAND..." a line (the files are
+# added): the floor on 1 and on all CPUs, then uringfloor's modes by files
+# in flight, on all CPUs, and with a polling thread (pinned to the last CPU,
+# the submitter spinning on the others; or unpinned, waiting in the kernel).
+uring_variants() {
+    n=$(nproc)
+    u="$PWD/$out/uringfloor"
+    echo "floor-j1 $PWD/$out/sysfloor 1"
+    echo "floor-j$n $PWD/$out/sysfloor $n"
+    echo "uring-plain $u -m plain"
+    echo "uring-plain-t$n $u -m plain -t $n"
+    for m in stat fstat statx nostat; do
+        for k in 8 32 128; do
+            echo "uring-$m-n$k $u -m $m -n $k"
+        done
+    done
+    for m in stat fstat nostat; do
+        echo "uring-$m-n32-t$n $u -m $m -n 32 -t $n"
+    done
+    if [ "$n" -gt 1 ]; then
+        echo "uring-fstat-n32-sqpoll $u -m fstat -n 32 -s -a $((n - 1))"
+        echo "uring-nostat-n32-sqpoll $u -m nostat -n 32 -s -a $((n - 1))"
+    fi
+    echo "uring-fstat-n32-sqwait $u -m fstat -n 32 -S"
+}
+
+section_uring() {
+    n=$(nproc)
+    echo "## uring: the floor through io_uring (issue 20), page cache warm, $BENCH_RUNS runs each, interleaved"
+    echo "#   floor-jN = bench/sysfloor.c on N threads; uring-MODE-nK = bench/uringfloor.c -m MODE with K"
+    echo "#   files in flight (-tN: N threads, a ring each; -sqpoll: a polling thread, the submitter spinning;"
+    echo "#   -sqwait: waiting in io_uring_enter); uring-plain: its fallback, the engine's calls (open, fstat,"
+    echo "#   preads, close; the floor stats, then opens: two walks of each name)"
+    echo "#   $(uname -sr); x j1, x j$n: the floor's median wall on 1 or $n threads / this one's (over 1: faster)"
+    build_runcmd
+    build_sysfloor
+    build_uringfloor
+    uring_variants > "$out/uring.variants"
+    for set in 20000x4096 2000x262144; do
+        dir=$(set_dir "$set")
+        files=$(cd "$dir" && ls)
+        # shellcheck disable=SC2086  # the file names have no blanks
+        bytes=$(cd "$dir" && cat $files | wc -c)   # the set's size, and warm
+        # Every reading first: every file whole (the set's bytes), no error,
+        # and the same bytes as the plain path (a hash of each file, summed).
+        want= err=$PWD/$out/uring.err
+        while read -r label cmd; do
+            case $label in floor-*) continue ;; esac
+            # shellcheck disable=SC2086
+            got=$(cd "$dir" && $cmd -c $files 2> "$err" < /dev/null | awk '{ print $4, $6, $8, $NF }') || true
+            [ -n "$want" ] || want=$got
+            if [ "$got" != "$(echo "$files" | wc -l) $bytes 0 ${want##* }" ]; then
+                echo "READS DIFFER: $label on $set: files, bytes, errors, hash: $got (want $want)" >&2
+                exit 1
+            fi
+            grep 'plain path' "$err" | sed "s/^/# $label: /" || true
+        done < "$out/uring.variants"
+        echo "# $set: $(echo "$files" | wc -l) files, $bytes bytes; every reading read them all, the same bytes"
+        rm -f "$out/uring-$set".*.times
+        i=0
+        while [ "$i" -lt "$BENCH_RUNS" ]; do
+            while read -r label cmd; do
+                # shellcheck disable=SC2086
+                time_run "uring-$set.$label" "$dir" $cmd $files < /dev/null
+            done < "$out/uring.variants"
+            i=$((i + 1))
+        done
+        j1=$(median 1 "$out/uring-$set.floor-j1.times")
+        jn=$(median 1 "$out/uring-$set.floor-j$n.times")
+        printf '%-24s %8s %17s %8s %8s %6s %6s\n' program "wall ms" "wall min-max" "cpu ms" \
+            "sys ms" "x j1" "x j$n"
+        while read -r label cmd; do
+            f=$out/uring-$set.$label.times
+            awk '{ print $1, $2 + $3, $3 }' "$f" > "$out/uring.cols"
+            w=$(median 1 "$out/uring.cols")
+            printf '%-24s %8.1f %8.1f-%-8.1f %8.1f %8.1f %6.2f %6.2f\n' "$label" "$w" \
+                "$(sort -n "$f" | head -n 1 | cut -d' ' -f1)" "$(sort -n "$f" | tail -n 1 | cut -d' ' -f1)" \
+                "$(median 2 "$out/uring.cols")" "$(median 3 "$out/uring.cols")" \
+                "$(awk -v a="$j1" -v b="$w" 'BEGIN { print a / b }')" \
+                "$(awk -v a="$jn" -v b="$w" 'BEGIN { print a / b }')"
+            if awk '$5 != 0 { bad = 1 } END { exit !bad }' "$f"; then
+                echo "# WARNING: $label exited with an error in some runs"
+            fi
+        done < "$out/uring.variants"
     done
 }
 
