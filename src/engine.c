@@ -36,7 +36,6 @@
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
 #define AHEAD 96                     /* buffers for the reader beyond the lanes' */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
-#define NEXT_AHEAD ((off_t)2 << 20)  /* of the next input's start, asked for */
 #define SPARE_FDS 2                  /* descriptors left to the rest (catalogues) */
 #define PLAIN_BUF ((size_t)256 << 10)
 #define BORROW_MAX 4096              /* longer names are not copied (PATH_MAX) */
@@ -69,12 +68,11 @@ static struct {
     struct thread threads[ENGINE_MAX_JOBS];
     unsigned n_threads, fds;         /* inputs open and not yet emitted */
     long fd_limit;
-    size_t asked_to;                 /* the reader asked for inputs before it */
     engine_tick *tick;
     void *tick_arg;
     struct timespec next_tick;
     uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
-    unsigned long started, plain, asked, fd_waits, gave_back, taken_back;   /* engine stats */
+    unsigned long started, plain, fd_waits, gave_back, taken_back;   /* engine stats */
 } e;
 
 static struct job *job(size_t i)
@@ -293,27 +291,20 @@ static void emit_done(void)
 }
 
 /* One read for the reader, in order.  At the start of an input: while the
- * run is cold, is it in memory again (the inputs the reader asked for are,
- * by its asking: the next it has not asked for is looked at instead)?  And
- * as GNU and cat ask, a larger read-ahead.  After an input's last read,
- * the next input's start is asked for, so that the storage has it queued
- * (kernel read-ahead stops at a file's end, and small files would be read a
- * request at a time, the storage idle between): asked only then, one input
- * ahead, so that the storage still sees one stream, in order. */
+ * run is cold, is it in memory again?  And as GNU and cat ask, a larger
+ * read-ahead.  Nothing more is asked of the storage: asking for the next
+ * input's start as one ends (WILLNEED) made no seek fewer and cost the
+ * media folder 8% from a cold cache here (docs/PERFORMANCE.md). */
 static int read_step(void)
 {
     struct flow_read r;
-    off_t n;
-    int fd, cached = -1;
+    int cached = -1;
     enum source_got how;
 
     if (!flow_reader_next(&r))
         return 0;
     if (r.first) {
-        if (e.asked_to <= r.in)
-            cached = source_cached(r.fd, r.off, r.size) == 1;
-        else if (flow_reader_peek(e.asked_to, &fd, &n))
-            cached = source_cached(fd, 0, n) == 1;
+        cached = source_cached(r.fd, r.off, r.size) == 1;
         posix_fadvise(r.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
     e.flush(e.arg);
@@ -321,12 +312,6 @@ static int read_step(void)
     r.c->off = r.off;
     r.c->final = how == SOURCE_END;
     flow_reader_put(&r, how == SOURCE_FAILED, errno, cached);
-    if (r.size - r.off <= (off_t)(CHUNK + MD5_BLOCK_SIZE) && e.asked_to <= r.in + 1 &&
-        flow_reader_peek(r.in + 1, &fd, &n)) {
-        posix_fadvise(fd, 0, n < NEXT_AHEAD ? n : NEXT_AHEAD, POSIX_FADV_WILLNEED);
-        e.asked_to = r.in + 2;
-        e.asked++;
-    }
     return 1;
 }
 
@@ -390,9 +375,9 @@ static void print_stats(void)
     flow_hashed((size_t)-1, &all, &f);
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
-            "cold %lu, warm %lu, asked %lu, fd waits %lu, gave back %lu, taken back %lu\n",
+            "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
-            f.cold, f.warm, e.asked, e.fd_waits, e.gave_back, e.taken_back);
+            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)

@@ -278,21 +278,6 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
     flow_unlock();
 }
 
-int flow_reader_peek(size_t in, int *fd, off_t *size)
-{
-    const struct input *x;
-    int yes;
-
-    flow_lock();
-    x = at(in);
-    yes = in >= f.head && in < f.tail && x->read_off == 0 && !x->ended &&
-          (x->by_reader || (!x->taken && f.cold));
-    *fd = x->fd;
-    *size = x->size;
-    flow_unlock();
-    return yes;
-}
-
 int flow_result(size_t in, struct result *r)
 {
     int done;

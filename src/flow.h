@@ -82,9 +82,6 @@ struct flow_read {
 };
 int flow_reader_next(struct flow_read *r);
 void flow_reader_put(const struct flow_read *r, int failed, int err, int cached);
-/* Input IN, if the reader will read it from its start: 1, with its
- * descriptor (the reader's to use until then) and size. */
-int flow_reader_peek(size_t in, int *fd, off_t *size);
 
 /* Input IN back to the caller if no one has taken it or read from it: 1,
  * and it leaves the flow (its descriptor the caller's), or 0.  IN must be
