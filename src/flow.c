@@ -426,6 +426,10 @@ void flow_done_locked(size_t in, const struct result *r)
     off_t off;
     int err;
 
+    /* Over, whoever read it: the reader must not start on it (a hasher that
+     * read the input to its end says so only here), nor the drain below
+     * hand it to the reader. */
+    x->ended = 1;
     while (flow_next_locked(in, &c, &off, &err) == FLOW_CHUNK)
         flow_unbuf_locked(c, 0);
     flow_progress_locked(in, r->hashed);
