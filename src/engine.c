@@ -2,9 +2,11 @@
  *
  * Four stages, each with its own state: the jobs in order (here); the
  * reading stage, in the caller's thread too, which opens the inputs in
- * order and reads what must be read in order (flow.h); the hashers, on
- * every CPU or one in the caller's thread (hasher.h); the results, emitted
- * here in order.  Two ways to hash: with lanes (buffers and hashers), or
+ * order (past a sequence's first few, when the run is warm, it leaves that
+ * to the hashers: one thread opening every file was the bottleneck on
+ * small ones) and reads what must be read in order (flow.h); the hashers,
+ * on every CPU or one in the caller's thread (hasher.h); the results,
+ * emitted here in order.  Two ways to hash: with lanes (buffers and hashers), or
  * plainly, one input at a time through one buffer, as GNU md5sum: for what
  * must be read in order anyway (standard input, FIFOs, terminals, the file
  * the results go to), a lone file (no thread is worth it), and the rest of
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "compress/mb.h"
+#include "fdview.h"
 #include "flow.h"
 #include "hasher.h"
 #include "input.h"
@@ -41,6 +44,8 @@
 #define BORROW_MAX 4096              /* longer names are not copied (PATH_MAX) */
 #define TAKE_BACK_MAX ((off_t)64 << 10)   /* an input hashed here rather than
                                            * wake a hasher for it (pump) */
+#define BY_NAME_AFTER 64             /* inputs of a sequence the caller opens
+                                      * before hashers open the rest */
 
 enum job_state { JOB_NEW, JOB_INPUT, JOB_IN_ORDER, JOB_DONE };
 enum mode { MODE_UNDECIDED, MODE_LANES, MODE_PLAIN };
@@ -68,6 +73,8 @@ static struct {
     struct thread threads[ENGINE_MAX_JOBS];
     unsigned n_threads, fds;         /* inputs open and not yet emitted */
     long fd_limit;
+    int by_name;                     /* hashers may open inputs (lanes_start) */
+    uintmax_t in_sequence;           /* inputs submitted since engine_start */
     engine_tick *tick;
     void *tick_arg;
     struct timespec next_tick;
@@ -144,6 +151,14 @@ static void lanes_start(unsigned n)
         flow_end();
         e.mode = MODE_PLAIN;
     }
+    /* Hashers open inputs by name when they are threads of their own, when
+     * progress does not want each size as soon as it can be had, when the
+     * kernel keeps names off our descriptors by itself (fdview.h), and when
+     * descriptors are plenty: beyond those the user left open, twice those
+     * the inputs in the flow and in every lane may hold. */
+    e.by_name = e.n_threads > 0 && !e.tick && fdview_quick() &&
+                (e.fd_limit < 0 || e.fd_limit - (long)fdview_held() >
+                                       2 * (long)(FLOW_INPUTS + (size_t)e.n_threads * lanes));
 }
 
 /* Hashing as -j asks: one hasher in this thread with -j1; otherwise threads,
@@ -153,6 +168,31 @@ static void lanes_or_plain(void)
     unsigned cpus = cpus_available(), n = e.jobs_wanted ? e.jobs_wanted : cpus;
 
     lanes_start(n == 1 ? 0 : n > cpus ? cpus : n);
+}
+
+/* J's input, in the flow: done, or (handed back, or ALL: the flow is
+ * ending) the caller's to hash in order with its descriptor, or to open
+ * (JOB_NEW, at its turn).  Returns 0 if it is still the flow's. */
+static int from_flow(struct job *j, int all)
+{
+    int fd, mine = j->fd >= 0;
+    off_t size;
+    int got = flow_result(j->input, &j->r, &fd, &size);
+
+    if (got == 1) {
+        j->state = JOB_DONE;
+        return 1;
+    }
+    if (got == 0 && !all)
+        return 0;
+    j->fd = fd;
+    j->size = size;
+    j->state = fd >= 0 ? JOB_IN_ORDER : JOB_NEW;
+    if (!mine && fd >= 0) {
+        e.fds++;
+        e.bytes_known += size > 0 ? (uintmax_t)size : 0;
+    }
+    return 1;
 }
 
 /* Memory elsewhere is short: stop the hashers, give the lanes' memory back,
@@ -174,7 +214,7 @@ static int give_memory_back(void)
     e.inline_hasher = NULL;
     for (i = e.head; i < e.opened; i++)
         if (job(i)->state == JOB_INPUT)
-            job(i)->state = flow_result(job(i)->input, &job(i)->r) ? JOB_DONE : JOB_IN_ORDER;
+            from_flow(job(i), 1);
     flow_end();
     e.mode = MODE_PLAIN;
     e.gave_back++;
@@ -182,25 +222,34 @@ static int give_memory_back(void)
 }
 
 /* Open job J, or leave it to a later try (0): the flow is full, or a
- * descriptor is short while inputs of ours are open (one will be freed). */
-static int open_job(struct job *j)
+ * descriptor is short while inputs of ours are open (one will be freed).
+ * Past the first inputs of a sequence, hashers may open it instead.
+ * AT_HEAD: J is the oldest, handed back; it is hashed here, in order. */
+static int open_job(struct job *j, int at_head)
 {
-    int fd, in_order;
+    int fd, in_order, err;
     off_t size;
 
     if (j->state == JOB_DONE)   /* a mark */
         return 1;
-    if (e.mode == MODE_LANES && !flow_room())
+    if (at_head ? 0 : e.mode == MODE_LANES && !flow_room())
         return 0;
+    if (!at_head && e.by_name && j->copy && e.in_sequence > BY_NAME_AFTER &&
+        flow_add(-1, -1, j->copy, &j->input)) {
+        j->state = JOB_INPUT;
+        return 1;
+    }
     fd = source_open(j->name, &size, &in_order);
+    err = errno;
     /* The last few descriptors are left to the rest of md5sum. */
-    if (e.fds > 0 && (fd < 0 ? errno == EMFILE || errno == ENFILE
-                             : e.fd_limit > 0 && fd >= e.fd_limit - SPARE_FDS)) {
+    if ((fd < 0 ? err == EMFILE || err == ENFILE : e.fd_limit > 0 && fd >= e.fd_limit - SPARE_FDS) &&
+        ((!at_head && e.fds > 0) || (e.mode == MODE_LANES && flow_hasher_fds() > 0))) {
         if (fd >= 0)
             close(fd);
         e.fd_waits++;
         return 0;
     }
+    errno = err;
     j->state = JOB_DONE;
     j->r.status = RESULT_OPEN_FAILED;
     j->r.err = errno;
@@ -214,9 +263,9 @@ static int open_job(struct job *j)
     /* A lone file is worth threads only if large. */
     if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1)
         lanes_or_plain();
-    if (e.mode == MODE_LANES && !in_order) {
+    if (e.mode == MODE_LANES && !in_order && !at_head) {
         j->state = JOB_INPUT;
-        j->input = flow_add(fd, size);
+        (void)flow_add(fd, size, NULL, &j->input);
     }
     return 1;
 }
@@ -273,7 +322,7 @@ static void emit_done(void)
     struct job *j;
 
     while (e.head < e.tail && ((j = job(e.head))->state == JOB_DONE ||
-                               (j->state == JOB_INPUT && flow_result(j->input, &j->r)))) {
+                               (j->state == JOB_INPUT && from_flow(j, 0) && j->state == JOB_DONE))) {
         if (j->fd >= 0) {
             e.fds--;
             e.bytes_known += j->r.hashed - (j->size > 0 ? (uintmax_t)j->size : 0);
@@ -325,8 +374,11 @@ static int step(void)
         hash_plain(job(e.head));
         return 1;
     }
+    /* Handed back by its hasher, unopened: opened here, at its turn. */
+    if (e.head < e.opened && job(e.head)->state == JOB_NEW)
+        return open_job(job(e.head), 1);
     if (e.opened < e.tail && (e.mode != MODE_PLAIN || e.opened == e.head) &&
-        open_job(job(e.opened))) {
+        open_job(job(e.opened), 0)) {
         e.opened++;
         return 1;
     }
@@ -341,7 +393,8 @@ static int take_back_head(void)
 {
     struct job *j = job(e.head);
 
-    if (j->state != JOB_INPUT || j->size > TAKE_BACK_MAX || !flow_take_back(j->input))
+    if (j->state != JOB_INPUT || j->size < 0 || j->size > TAKE_BACK_MAX ||
+        !flow_take_back(j->input))
         return 0;
     j->state = JOB_IN_ORDER;
     e.taken_back++;
@@ -375,9 +428,10 @@ static void print_stats(void)
     flow_hashed((size_t)-1, &all, &f);
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
-            "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu\n",
+            "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
+            "%lu, handed back %lu\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
-            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back);
+            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
@@ -387,8 +441,10 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
     e.emit = emit;
     e.flush = flush;
     e.arg = arg;
+    e.in_sequence = 0;
     if (e.ring)
         return;
+    source_init();
     /* Made now, not static: under a tight ulimit -v, the space is left to
      * the catalogues loaded at start. */
     for (e.cap = FLOW_INPUTS; e.cap > 0 && !(e.ring = malloc(e.cap * sizeof *e.ring)); e.cap /= 16)
@@ -431,13 +487,14 @@ static void submit(const char *name, const void *tag, size_t tag_len)
         j->state = JOB_DONE;
         return;
     }
+    e.in_sequence++;
     /* A second input: the lanes are worth it.  A lone one waits: its size,
      * once it is opened, tells. */
     if (e.mode == MODE_UNDECIDED && ++e.inputs_pending > 1)
         lanes_or_plain();
     if (e.mode == MODE_PLAIN || !copy)
         pump(1);
-    while (e.mode == MODE_LANES && e.opened < e.tail && open_job(job(e.opened)))
+    while (e.mode == MODE_LANES && e.opened < e.tail && open_job(job(e.opened), 0))
         e.opened++;
 }
 

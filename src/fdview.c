@@ -290,6 +290,44 @@ int fdview_open(const char *name, int flags)
     return open(name, flags);
 }
 
+int fdview_open_quick(const char *name, int flags)
+{
+#ifdef FDVIEW_OPENAT2
+    if (use_openat2) {
+        long fd = open_no_magic(name, flags);
+        if (fd >= 0 || errno != ELOOP)
+            return (int)fd;
+    }
+    return -2;
+#elif defined(FDVIEW_LINUX)
+    (void)name;
+    (void)flags;
+    return -2;
+#else
+    return open(name, flags);
+#endif
+}
+
+int fdview_quick(void)
+{
+#ifdef FDVIEW_OPENAT2
+    return use_openat2;
+#elif defined(FDVIEW_LINUX)
+    return 0;
+#else
+    return 1;
+#endif
+}
+
+size_t fdview_held(void)
+{
+#ifdef FDVIEW_LINUX
+    return n_user;
+#else
+    return 0;
+#endif
+}
+
 void fdview_show(int fd)
 {
 #ifdef FDVIEW_LINUX

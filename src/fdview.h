@@ -7,6 +7,8 @@
 #ifndef MD5SUM_FDVIEW_H
 #define MD5SUM_FDVIEW_H
 
+#include <stddef.h>
+
 /* Record the descriptors open now as the user's.  Call first thing in main,
  * before any descriptor of ours is opened (the placeholders for a closed
  * 0, 1 or 2 included) and before any thread starts. */
@@ -17,6 +19,16 @@ void fdview_init(void);
  * procfs fd link, one of ours that is neither the user's nor shown.  Any
  * thread may call it; it costs the open alone unless NAME crosses a magic link. */
 int fdview_open(const char *name, int flags);
+
+/* NAME opened as fdview_open would, where the kernel can refuse magic links
+ * itself (openat2): any thread, at any time, fdview_show included.  -2 when
+ * only fdview_open can tell (NAME crosses a magic link, or openat2 is
+ * missing: fdview_quick() says 0). */
+int fdview_open_quick(const char *name, int flags);
+int fdview_quick(void);
+
+/* How many descriptors the user left open (fdview_init's count). */
+size_t fdview_held(void);
 
 /* Let names reach FD, ours, until fdview_hide(FD): the checksum list being
  * verified, which GNU's process has open too.  One at a time; main thread

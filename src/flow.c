@@ -24,6 +24,7 @@ VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_
 #define WARM_AGAIN 4   /* inputs found in memory in a row: no longer cold */
 
 struct input {
+    const char *name;              /* to be opened by its hasher (fd -1 till then) */
     int fd;
     off_t size, read_off;          /* reading goes on from read_off */
     int taken, by_reader, reader_started;
@@ -32,7 +33,7 @@ struct input {
     size_t queued;
     uintmax_t reader_bytes;
     struct flow_sleeper *owner;    /* its hasher */
-    int done;
+    int done, handed;              /* done; or handed back unhashed */
     struct result r;
 };
 
@@ -48,6 +49,7 @@ static struct {
     size_t map_len, n_free;
     struct chunk *chunks, *free;   /* lowest address first */
     size_t reserve, own;           /* buffers the hashers may read into, hold */
+    unsigned long hasher_fds;      /* inputs the hashers opened, not yet closed */
     unsigned warm_run;
     uintmax_t hashed;
     struct flow_stats stats;
@@ -172,12 +174,12 @@ static void wake_locked(struct flow_sleeper *s)
 }
 
 /* Could a hasher take the next input?  Cold, only once the reader has
- * something of it. */
+ * something of it, or if it is to open it. */
 static int takeable_locked(void)
 {
     const struct input *x = at(f.take);
 
-    return f.take < f.tail && !f.stopping && (!f.cold || x->first || x->ended);
+    return f.take < f.tail && !f.stopping && (!f.cold || x->first || x->ended || x->fd < 0);
 }
 
 /* Wake a sleeping hasher with room, if there is an input to take. */
@@ -197,19 +199,25 @@ int flow_room(void)
     return f.tail - f.head < FLOW_INPUTS;
 }
 
-size_t flow_add(int fd, off_t size)
+int flow_add(int fd, off_t size, const char *name, size_t *in)
 {
     struct input *x;
 
     flow_lock();
+    if (fd < 0 && f.cold) {
+        flow_unlock();
+        return 0;
+    }
     x = at(f.tail++);
     memset(x, 0, sizeof *x);
+    x->name = name;
     x->fd = fd;
     x->size = size;
     if (f.tail - f.take >= WAKE_BATCH)
         wake_taker_locked();
     flow_unlock();
-    return f.tail - 1;
+    *in = f.tail - 1;
+    return 1;
 }
 
 int flow_reader_next(struct flow_read *r)
@@ -223,7 +231,10 @@ int flow_reader_next(struct flow_read *r)
     for (i = f.rd; i < f.tail; i++) {
         struct input *x = at(i);
 
-        if (x->ended || !(x->by_reader || (!x->taken && f.cold)))
+        /* Cold, not before an input still to open: its hasher opens it. */
+        if (x->fd < 0 && f.cold && !x->ended)
+            break;
+        if (x->ended || x->fd < 0 || !(x->by_reader || (!x->taken && f.cold)))
             continue;
         /* Cold, the storage sees one stream: the oldest input first, front
          * to back.  Warm, a lone input's hasher is kept a few chunks ahead. */
@@ -278,18 +289,33 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
     flow_unlock();
 }
 
-int flow_result(size_t in, struct result *r)
+int flow_result(size_t in, struct result *r, int *fd, off_t *size)
 {
+    struct input *x;
     int done;
 
     flow_lock();
-    done = at(in)->done;
+    x = at(in);
+    done = x->done ? 1 + x->handed : 0;
+    *fd = x->fd;
+    *size = x->size;
     if (done) {
-        *r = at(in)->r;
+        *r = x->r;
         f.head = in + 1;
+        f.hasher_fds -= x->handed && x->fd >= 0;
     }
     flow_unlock();
     return done;
+}
+
+unsigned long flow_hasher_fds(void)
+{
+    unsigned long n;
+
+    flow_lock();
+    n = f.hasher_fds;
+    flow_unlock();
+    return n;
 }
 
 int flow_take_back(size_t in)
@@ -347,7 +373,8 @@ int flow_stopping_locked(void)
     return f.stopping;
 }
 
-int flow_take_locked(size_t *in, int *fd, off_t *size, int alone, struct flow_sleeper *s)
+int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,
+                     struct flow_sleeper *s)
 {
     struct input *x = at(f.take);
 
@@ -359,10 +386,34 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, int alone, struct flow_sl
     *in = f.take++;
     *fd = x->fd;
     *size = x->size;
+    *name = x->name;
     if (x->by_reader)
         tell_reader_locked();
     wake_taker_locked();   /* more for another hasher */
     return 1;
+}
+
+void flow_opened_locked(size_t in, int fd, off_t size)
+{
+    struct input *x = at(in);
+
+    x->fd = fd;
+    x->size = size;
+    f.hasher_fds++;
+    f.stats.opened++;
+    tell_reader_locked();
+}
+
+void flow_hand_back_locked(size_t in, int fd, off_t size)
+{
+    struct input *x = at(in);
+
+    x->fd = fd;
+    x->size = size;
+    x->done = x->handed = 1;
+    f.hasher_fds += fd >= 0;
+    f.stats.handed++;
+    tell_reader_locked();
 }
 
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err)
@@ -426,6 +477,7 @@ void flow_done_locked(size_t in, const struct result *r)
     off_t off;
     int err;
 
+    f.hasher_fds -= x->name && x->fd >= 0;   /* its hasher opened and closed it */
     /* Over, whoever read it: the reader must not start on it (a hasher that
      * read the input to its end says so only here), nor the drain below
      * hand it to the reader. */

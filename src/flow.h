@@ -50,6 +50,8 @@ struct flow_stats {
     unsigned long later, cold, warm;       /* hashers' reads that found the
                                             * storage must be waited for;
                                             * runs turned cold, warm again */
+    unsigned long opened, handed;          /* inputs hashers opened; handed
+                                            * back to the caller unhashed */
 };
 
 /* The lock and N_BUFS buffers, RESERVE of them left by the reader for the
@@ -64,9 +66,12 @@ void flow_unlock(void);
 /* ---- The reading stage, in the caller's thread (not locked) ---- */
 
 /* Is there room for another input?  Add an opened regular file FD of SIZE
- * bytes: its index is returned (one more each time). */
+ * bytes, or (FD -1) NAME, for its hasher to open (source_open_quick): 1,
+ * its index in *IN (one more each time); 0 if the run is cold (the caller
+ * opens it: the storage sees the opens in order too).  NAME is kept until
+ * the input's result is taken. */
 int flow_room(void);
-size_t flow_add(int fd, off_t size);
+int flow_add(int fd, off_t size, const char *name, size_t *in);
 
 /* The reader's next read, in input order, if there is one to make now: the
  * input, where to read and a buffer.  FIRST: the reader had not read that
@@ -89,8 +94,13 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
 int flow_take_back(size_t in);
 
 /* Input IN's result, if it is done: copied into *R (not its name or tag),
- * the input freed (IN must be the oldest).  Returns 1, or 0 if not done. */
-int flow_result(size_t in, struct result *r);
+ * the input freed (IN must be the oldest).  Returns 1; 2 if its hasher
+ * handed it back unhashed, the descriptor in *FD (-1: for the caller to
+ * open) now the caller's; or 0 if not done.  *FD and *SIZE are always what
+ * the flow knows of the input (-1: not opened). */
+int flow_result(size_t in, struct result *r, int *fd, off_t *size);
+/* Descriptors of inputs that hashers opened and have not closed. */
+unsigned long flow_hasher_fds(void);
 /* Input IN's bytes hashed so far (0 past the last), every input's in
  * *ALL, and what happened, in *S if not NULL. */
 uintmax_t flow_hashed(size_t in, uintmax_t *all, struct flow_stats *s);
@@ -108,9 +118,17 @@ void flow_stop(void);
 
 int flow_stopping_locked(void);
 /* Take the next input, for the hasher sleeping on S: 1, with its index,
- * descriptor and size, or 0.  ALONE: it would be the only one in the
- * taker's lanes (if none other waits, the reader then reads it ahead). */
-int flow_take_locked(size_t *in, int *fd, off_t *size, int alone, struct flow_sleeper *s);
+ * descriptor and size (or the NAME it must open first, FD -1), or 0.
+ * ALONE: it would be the only one in the taker's lanes (if none other
+ * waits, the reader then reads it ahead). */
+int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,
+                     struct flow_sleeper *s);
+/* Input IN, taken with a name, is open: FD, a regular file of SIZE bytes. */
+void flow_opened_locked(size_t in, int fd, off_t size);
+/* Input IN, taken with a name, is the caller's to hash in order, unhashed:
+ * FD (not a regular file, or the output) or -1 (only the caller may open
+ * it, or no descriptor was left). */
+void flow_hand_back_locked(size_t in, int fd, off_t size);
 
 /* What comes next for a lane with input IN: a chunk the reader read (*C),
  * a read for the hasher to make itself at *OFF, nothing yet, or the end of

@@ -13,6 +13,8 @@
 struct task {
     struct lane_task lt;      /* first: what the lanes see */
     size_t in;                /* the flow's index */
+    const char *name;         /* to open, outside the lock (fd -1 till then) */
+    int opened;               /* just opened: the flow is told at the next lock */
     int fd;
     off_t size, read_at;      /* its own reads go on from read_at */
     struct chunk *ck;         /* in the lane, or to read into */
@@ -26,10 +28,14 @@ struct task {
     struct task *next_free;
 };
 
-/* A result not yet handed to the flow: its input's index and the result. */
+/* A result not yet handed to the flow: its input's index and the result;
+ * or (HANDED) the input handed back unhashed, with FD and SIZE.  OPENED:
+ * opened here (FD, SIZE) since the flow last heard of it. */
 struct ended {
     size_t in;
     struct result r;
+    int handed, opened, fd;
+    off_t size;
 };
 
 struct hasher {
@@ -83,6 +89,19 @@ static void feed(struct hasher *h, struct task *t)
     lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE);
 }
 
+/* T, out of the lanes: its buffer goes to the flow at the next lock, its
+ * slot is free now. */
+static void free_task(struct hasher *h, struct task *t)
+{
+    if (t->ck) {
+        t->ck->next = h->spent[t->own];
+        h->spent[t->own] = t->ck;
+    }
+    t->reading = 0;
+    t->next_free = h->free_tasks;
+    h->free_tasks = t;
+}
+
 /* T is over: its result and buffer go to the flow at the next lock; its
  * lane and slot are free now. */
 static void end_task(struct hasher *h, struct task *t, enum result_status status, int err)
@@ -92,21 +111,51 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
 
     lanes_remove(&h->lanes, &t->lt, state);
     e->in = t->in;
+    e->handed = 0;
+    e->opened = t->opened;
+    e->fd = t->fd;
+    e->size = t->size;
     e->r.status = status;
     e->r.err = err;
     e->r.hashed = t->hashed;
     md5_state_digest(state, e->r.digest);
     /* As GNU: a failing close is a read error too (NFS reports late). */
-    if (close(t->fd) != 0 && status == RESULT_OK) {
+    if (t->fd >= 0 && close(t->fd) != 0 && status == RESULT_OK) {
         e->r.status = RESULT_READ_FAILED;
         e->r.err = errno;
     }
-    if (t->ck) {
-        t->ck->next = h->spent[t->own];
-        h->spent[t->own] = t->ck;
+    free_task(h, t);
+}
+
+/* T, just opened (FD, SIZE, IN_ORDER; FD -1 with ERR, or -2), if it is a
+ * regular file to hash in lanes, stays; otherwise it leaves them: with the
+ * open's error, or handed back to the caller to hash in order (what is not
+ * a regular file, the output, a name only the caller may open, or no
+ * descriptor left: the caller waits for one). */
+static void opened(struct hasher *h, struct task *t, int fd, off_t size, int in_order, int err)
+{
+    struct ended *e;
+    uint32_t state[4];
+
+    t->name = NULL;
+    if (fd >= 0 && !in_order) {
+        t->fd = fd;
+        t->size = size;
+        t->opened = 1;
+        return;
     }
-    t->next_free = h->free_tasks;
-    h->free_tasks = t;
+    if (fd == -1 && err != EMFILE && err != ENFILE) {
+        end_task(h, t, RESULT_OPEN_FAILED, err);
+        return;
+    }
+    lanes_remove(&h->lanes, &t->lt, state);
+    e = &h->ended[h->n_ended++];
+    e->in = t->in;
+    e->handed = 1;
+    e->opened = 0;
+    e->fd = fd < 0 ? -1 : fd;
+    e->size = size;
+    free_task(h, t);
 }
 
 /* T holds no buffer (locked). */
@@ -158,10 +207,14 @@ static int gather_locked(struct hasher *h)
     size_t in;
     int fd, busy = 0;
     off_t size;
+    const char *name;
 
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
+        if (t->opened)
+            flow_opened_locked(t->in, t->fd, t->size);
+        t->opened = 0;
         if (!t->told)
             flow_read_locked(t->in, t->read_at, t->ended, t->err, t->later);
         t->told = 1;
@@ -176,20 +229,28 @@ static int gather_locked(struct hasher *h)
             h->spent[i] = c->next;
             flow_unbuf_locked(c, (int)i);
         }
-    for (i = 0; i < h->n_ended; i++)
-        flow_done_locked(h->ended[i].in, &h->ended[i].r);
+    for (i = 0; i < h->n_ended; i++) {
+        struct ended *e = &h->ended[i];
+
+        if (e->opened)
+            flow_opened_locked(e->in, e->fd, e->size);
+        if (e->handed)
+            flow_hand_back_locked(e->in, e->fd, e->size);
+        else
+            flow_done_locked(e->in, &e->r);
+    }
     h->n_ended = 0;
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
-        if (t->lt.blocks == 0 && !t->reading) {
+        if (t->lt.blocks == 0 && !t->reading && !t->name) {
             next_chunk_locked(h, t);
             if (i < h->lanes.used && task_of(h->lanes.task[i]) != t)
                 i--;   /* T ended: another task moved into lane i */
         }
     }
     while (lanes_free(&h->lanes) > 0 &&
-           flow_take_locked(&in, &fd, &size, h->lanes.used == 0, &h->sleeper)) {
+           flow_take_locked(&in, &fd, &size, &name, h->lanes.used == 0, &h->sleeper)) {
         struct task *t = h->free_tasks;
 
         h->free_tasks = t->next_free;
@@ -197,12 +258,14 @@ static int gather_locked(struct hasher *h)
         t->in = in;
         t->fd = fd;
         t->size = size;
+        t->name = name;
         t->told = 1;
         lanes_add(&h->lanes, &t->lt, md5_iv);
-        next_chunk_locked(h, t);
+        next_chunk_locked(h, t);   /* to open first: read just after */
     }
     for (i = 0; i < h->lanes.used; i++)
-        busy |= h->lanes.task[i]->blocks > 0 || task_of(h->lanes.task[i])->reading;
+        busy |= h->lanes.task[i]->blocks > 0 || task_of(h->lanes.task[i])->reading ||
+                task_of(h->lanes.task[i])->name;
     return busy || h->n_ended > 0;
 }
 
@@ -234,6 +297,20 @@ static void work(struct hasher *h)
     unsigned i, n;
     int later = 0;
 
+    /* Inputs taken by name are opened first (the caller's thread would
+     * otherwise open every input, one after another).  One that leaves the
+     * lanes moves another into lane i. */
+    for (i = 0; i < h->lanes.used; i++) {
+        struct task *t = task_of(h->lanes.task[i]);
+        off_t size;
+        int in_order, fd;
+
+        if (t->name) {
+            fd = source_open_quick(t->name, &size, &in_order);
+            opened(h, t, fd, size, in_order, errno);
+            i -= i < h->lanes.used && task_of(h->lanes.task[i]) != t;
+        }
+    }
     /* Once a read finds its chunk not in memory (it asked the storage for
      * it, as read-ahead), the run is cold and the reader reads in order:
      * the others are not tried, so that they ask nothing out of order. */

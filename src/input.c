@@ -41,11 +41,15 @@ int input_open(const char *name)
 
 int input_open_flags(const char *name, int flags)
 {
-    int fd, moved, saved;
+    return input_above_std(fdview_open(name, flags));
+}
+
+int input_above_std(int fd)
+{
+    int moved, saved;
 
     /* Like gnulib's open_safer: never hand out fd 0, 1 or 2, so a file opened
      * while those are closed cannot later pass for stdin or stdout. */
-    fd = fdview_open(name, flags);
     if (fd < 0 || fd > STDERR_FILENO)
         return fd;
     moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);

@@ -14,6 +14,10 @@ int input_open(const char *name);
 /* Open the file NAME (not "-") with open(2)'s FLAGS, as input_open does. */
 int input_open_flags(const char *name, int flags);
 
+/* FD, from an open(2) of ours, moved above standard error if it is 0, 1
+ * or 2 (a negative FD is returned as it is). */
+int input_above_std(int fd);
+
 /* Close a descriptor from input_open; standard input stays open until exit.
  * Returns 0, or -1 with errno set. */
 int input_close(int fd);

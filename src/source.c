@@ -16,8 +16,9 @@
 #include <sys/syscall.h>
 #endif
 
-#include "md5.h"
+#include "fdview.h"
 #include "input.h"
+#include "md5.h"
 
 /* Is ST the file fd 1 or fd 2 goes to?  Those are looked up once: they
  * stay the same for the whole run. */
@@ -39,18 +40,22 @@ static int is_output(const struct stat *st)
     return 0;
 }
 
-int source_open(const char *name, off_t *size, int *in_order)
+void source_init(void)
 {
     struct stat st;
-    int fd, err;
 
-    *size = -1;
-    *in_order = 1;
-    if (strcmp(name, "-") == 0)
-        return input_open(name);
-    fd = input_open_flags(name, O_RDONLY | O_NONBLOCK);
+    memset(&st, 0, sizeof st);
+    (void)is_output(&st);
+}
+
+/* What the descriptor FD, just opened, is (source_open). */
+static int classify(int fd, off_t *size, int *in_order)
+{
+    struct stat st;
+    int err;
+
     if (fd < 0)
-        return -1;
+        return fd;
     if (fstat(fd, &st) != 0) {
         err = errno;
         close(fd);
@@ -62,6 +67,24 @@ int source_open(const char *name, off_t *size, int *in_order)
         *in_order = is_output(&st);
     }
     return fd;
+}
+
+int source_open(const char *name, off_t *size, int *in_order)
+{
+    *size = -1;
+    *in_order = 1;
+    if (strcmp(name, "-") == 0)
+        return input_open(name);
+    return classify(input_open_flags(name, O_RDONLY | O_NONBLOCK), size, in_order);
+}
+
+int source_open_quick(const char *name, off_t *size, int *in_order)
+{
+    *size = -1;
+    *in_order = 1;
+    if (strcmp(name, "-") == 0)
+        return -2;
+    return classify(input_above_std(fdview_open_quick(name, O_RDONLY | O_NONBLOCK)), size, in_order);
 }
 
 /* pread, or with NOWAIT preadv2 that never waits for the storage. */

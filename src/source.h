@@ -15,6 +15,12 @@
  * error goes to (it holds those results). */
 int source_open(const char *name, off_t *size, int *in_order);
 
+/* source_open from any thread: -2 (nothing opened) for a name only the
+ * main thread may open (source_open), fdview.h's fdview_open_quick.  Call
+ * source_init first, in the main thread. */
+int source_open_quick(const char *name, off_t *size, int *in_order);
+void source_init(void);
+
 /* What source_read found. */
 enum source_got {
     SOURCE_MORE,     /* LEN bytes; the input goes on */

@@ -7,7 +7,7 @@ load '../helpers'
 
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER HASHERS LATER COLD WARM
-# FD_WAITS GAVE_BACK TAKEN_BACK from its last line on stderr.
+# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED from its last line on stderr.
 stats() {
     local line
     # Only 0-2 open (bats keeps others), as the limits in STATS_SETUP expect.
@@ -17,12 +17,13 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} HASHERS=${BASH_REMATCH[5]} LATER=${BASH_REMATCH[6]}
     COLD=${BASH_REMATCH[7]} WARM=${BASH_REMATCH[8]}
     FD_WAITS=${BASH_REMATCH[9]} GAVE_BACK=${BASH_REMATCH[10]} TAKEN_BACK=${BASH_REMATCH[11]}
+    OPENED=${BASH_REMATCH[12]} HANDED=${BASH_REMATCH[13]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -173,6 +174,25 @@ cpus() { nproc; }
     STATS_SETUP='ulimit -v $((70 << 10))' stats -j2 -c list
     [ "$GAVE_BACK" = 1 ]
     [ "$PLAIN" -ge 1 ]
+}
+
+@test "past a sequence's first 64 inputs, hashers open them; what only the caller may open, it does, in order" {
+    files 300 5000
+    mkfifo p
+    ln -s /proc/self/fd/0 viafd
+    warm f*
+    # A FIFO (not a regular file), a name through a magic link (only the
+    # caller's fdview may open it), a missing file, among them: each handed
+    # back or failed in its place.
+    same '(printf "fifo data" > p &); md5sum f1?? p f2?? viafd nosuch f0* < /dev/null'
+    (printf 'fifo data' > p &)
+    stats -j2 f1?? p f2?? viafd nosuch f0* < /dev/null
+    # 204 inputs: the first 64 opened by the caller; of the other 140, all
+    # but the FIFO, the magic link and the missing file by the hashers.
+    [ "$OPENED" = 137 ]
+    [ "$HANDED" = 2 ]
+    stats -j1 f*
+    [ "$OPENED" = 0 ]
 }
 
 @test "a set of small files partly out of the page cache: every result, in order, no hang" {
