@@ -129,30 +129,30 @@ line_list() {
     same_jobs "$(grid_jobs 1 2 8 64)" "$(fds 1024 31); md5sum \$J -c list"
 }
 
-@test "ulimit -n from 6 up, 1, 2, 4 or all descriptors free: small and large files hashed as GNU" {
-    require_native_fds
-    files
+# each_fd_limit ARGS: md5sum $J ARGS as GNU under ulimit -n from 6 up, with
+# 1, 2, 4 or all descriptors free, at -j 1, 2, 8 and 64.
+each_fd_limit() {
     local n f
     for n in $(grid_limits 6 7 8 12 16 64); do
         for f in 1 2 4 $((n - 3)); do
             [ "$f" -le $((n - 3)) ] || continue
-            same_jobs "$(grid_jobs 1 2 8 64)" "$(fds "$n" "$f"); md5sum \$J f* nosuch"
+            same_jobs "$(grid_jobs 1 2 8 64)" "$(fds "$n" "$f"); md5sum \$J $1"
         done
     done
+}
+
+@test "ulimit -n from 6 up, 1, 2, 4 or all descriptors free: small and large files hashed as GNU" {
+    require_native_fds
+    files
+    each_fd_limit 'f* nosuch'
 }
 
 @test "ulimit -n from 6 up, 1, 2, 4 or all descriptors free: -c as GNU, Too many open files where GNU has none left" {
     require_native_fds
     files
-    local n f
-    for n in $(grid_limits 6 7 8 12 16 64); do
-        # One free: the list takes it, and every file fails to open, for
-        # GNU as for ours.
-        for f in 1 2 4 $((n - 3)); do
-            [ "$f" -le $((n - 3)) ] || continue
-            same_jobs "$(grid_jobs 1 2 8 64)" "$(fds "$n" "$f"); md5sum \$J -c list"
-        done
-    done
+    # One free: the list takes it, and every file fails to open, for GNU
+    # as for ours.
+    each_fd_limit '-c list'
 }
 
 @test "ulimit -n from 6 up: --files0-from as GNU given the names as operands, hashing and -c" {
