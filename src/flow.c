@@ -410,7 +410,7 @@ void flow_hand_back_locked(size_t in, int fd, off_t size)
 
     x->fd = fd;
     x->size = size;
-    x->done = x->handed = 1;
+    x->done = x->handed = x->ended = 1;   /* the reader must not read it either */
     f.hasher_fds += fd >= 0;
     f.stats.handed++;
     tell_reader_locked();
