@@ -72,7 +72,7 @@ static struct {
     struct hasher *hashers[ENGINE_MAX_JOBS], *inline_hasher;   /* -j1 */
     struct thread threads[ENGINE_MAX_JOBS];
     unsigned n_threads, fds;         /* inputs open and not yet emitted */
-    long fd_limit;
+    long fd_limit;                   /* RLIMIT_NOFILE once lanes start; -1: none */
     int by_name;                     /* hashers may open inputs (lanes_start) */
     uintmax_t in_sequence;           /* inputs submitted since engine_start */
     engine_tick *tick;
@@ -129,10 +129,17 @@ void engine_get_progress(struct engine_progress *p)
 
 /* Hash with lanes from now on: as many as the widest kernel has on each of
  * N hashers (0: one in this thread), fewer if memory is short; or plainly,
- * if not even one lane's memory can be had. */
-static void lanes_start(unsigned n)
+ * if not even one lane's memory can be had.  OPEN: the descriptor of the
+ * input open now, or -1. */
+static void lanes_start(unsigned n, int open)
 {
     unsigned each = n ? n : 1, lanes = md5_mb_kernels()[0]->lanes, i;
+    struct rlimit rl;
+
+    /* Descriptors matter from now on: more than one input is held. */
+    fdview_record(open);
+    e.fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ?
+                     (long)rl.rlim_cur : -1;
 
     while (lanes > 1 && lanes * each + AHEAD > POOL_MAX)
         lanes /= 2;
@@ -163,11 +170,11 @@ static void lanes_start(unsigned n)
 
 /* Hashing as -j asks: one hasher in this thread with -j1; otherwise threads,
  * no more than CPUs (more would only split the lanes). */
-static void lanes_or_plain(void)
+static void lanes_or_plain(int open)
 {
     unsigned cpus = cpus_available(), n = e.jobs_wanted ? e.jobs_wanted : cpus;
 
-    lanes_start(n == 1 ? 0 : n > cpus ? cpus : n);
+    lanes_start(n == 1 ? 0 : n > cpus ? cpus : n, open);
 }
 
 /* J's input, in the flow: done, or (handed back, or ALL: the flow is
@@ -262,7 +269,7 @@ static int open_job(struct job *j, int at_head)
     j->state = JOB_IN_ORDER;
     /* A lone file is worth threads only if large. */
     if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1)
-        lanes_or_plain();
+        lanes_or_plain(fd);
     if (e.mode == MODE_LANES && !in_order && !at_head) {
         j->state = JOB_INPUT;
         (void)flow_add(fd, size, NULL, &j->input);
@@ -436,8 +443,6 @@ static void print_stats(void)
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
 {
-    struct rlimit rl;
-
     e.emit = emit;
     e.flush = flush;
     e.arg = arg;
@@ -451,8 +456,6 @@ void engine_start(engine_emit *emit, engine_flush *flush, void *arg)
         continue;
     if (!e.ring)
         xalloc_die();
-    e.fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ?
-                     (long)rl.rlim_cur : -1;
     lowmem_on_short(give_memory_back);
     if (getenv("MD5SUM_ENGINE_STATS"))
         atexit(print_stats);
@@ -491,7 +494,7 @@ static void submit(const char *name, const void *tag, size_t tag_len)
     /* A second input: the lanes are worth it.  A lone one waits: its size,
      * once it is opened, tells. */
     if (e.mode == MODE_UNDECIDED && ++e.inputs_pending > 1)
-        lanes_or_plain();
+        lanes_or_plain(-1);
     if (e.mode == MODE_PLAIN || !copy)
         pump(1);
     while (e.mode == MODE_LANES && e.opened < e.tail && open_job(job(e.opened), 0))

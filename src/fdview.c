@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +39,11 @@
 
 static int *user_fds;      /* open at start: the user's */
 static size_t n_user, user_room;
+static int recorded;       /* user_fds holds the user's */
 static int hide_none;      /* the user's could not all be recorded */
 static int shown = -1;     /* fdview_show's, or -1 */
 static int use_openat2;
-static pid_t self;         /* our pid: we never fork */
+static pid_t self;         /* our pid (we never fork), once recorded */
 
 static void add_user(int fd)
 {
@@ -58,9 +60,9 @@ static void add_user(int fd)
     user_fds[n_user++] = fd;
 }
 
-/* Record every descriptor open now from /proc/self/fd (all but the one
- * listing it).  0 if it cannot be listed. */
-static int record_listed(void)
+/* Record every descriptor open now from /proc/self/fd but OURS, the shown
+ * one and the one listing it.  0 if it cannot be listed. */
+static int record_listed(int ours)
 {
     DIR *d = opendir("/proc/self/fd");
     const struct dirent *e;
@@ -71,14 +73,14 @@ static int record_listed(void)
         char *end;
         long fd = strtol(e->d_name, &end, 10);
         if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && *end == '\0' && fd != dirfd(d) &&
-            fd <= INT_MAX)
+            fd != ours && fd != shown && fd <= INT_MAX)
             add_user((int)fd);
     }
     closedir(d);
     return 1;
 }
 
-static void record_probed(void)
+static void record_probed(int ours)
 {
     struct rlimit rl;
     rlim_t n = PROBE_MAX, fd;
@@ -87,7 +89,7 @@ static void record_probed(void)
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < n)
         n = rl.rlim_cur;
     for (fd = 0; fd < n; fd++)
-        if (fcntl((int)fd, F_GETFD) >= 0)
+        if ((int)fd != ours && (int)fd != shown && fcntl((int)fd, F_GETFD) >= 0)
             add_user((int)fd);
 }
 
@@ -252,9 +254,14 @@ static int may_be_magic(const char *name)
 void fdview_init(void)
 {
 #ifdef FDVIEW_LINUX
-    self = getpid();
-    if (!record_listed())
-        record_probed();
+    struct pollfd std[3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+
+    /* A closed 0, 1 or 2 is about to be held by a placeholder of ours
+     * (fdio.h): record the user's first.  Otherwise later, when needed:
+     * listing /proc/self/fd costs a call to md5sum about 80 us here, 6% of
+     * its time on a small file (docs/PERFORMANCE.md). */
+    if (poll(std, 3, 0) < 0 || ((std[0].revents | std[1].revents | std[2].revents) & POLLNVAL))
+        fdview_record(-1);
 #ifdef FDVIEW_OPENAT2
     {
         /* Missing (ENOSYS: before Linux 5.6, or qemu-user) or refused by a
@@ -281,7 +288,8 @@ int fdview_open(const char *name, int flags)
             return (int)fd;
     }
 #endif
-    walk = use_openat2 || may_be_magic(name);
+    /* Nothing recorded yet: nothing of ours is open but the one shown. */
+    walk = recorded && (use_openat2 || may_be_magic(name));
     if (walk && reaches_hidden(name)) {
         errno = ENOENT;   /* what the kernel says for a descriptor not open */
         return -1;
@@ -316,6 +324,20 @@ int fdview_quick(void)
     return 0;
 #else
     return 1;
+#endif
+}
+
+void fdview_record(int ours)
+{
+#ifdef FDVIEW_LINUX
+    if (recorded)
+        return;
+    recorded = 1;
+    self = getpid();
+    if (!record_listed(ours))
+        record_probed(ours);
+#else
+    (void)ours;
 #endif
 }
 

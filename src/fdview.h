@@ -9,10 +9,18 @@
 
 #include <stddef.h>
 
-/* Record the descriptors open now as the user's.  Call first thing in main,
- * before any descriptor of ours is opened (the placeholders for a closed
- * 0, 1 or 2 included) and before any thread starts. */
+/* Start.  Call first thing in main, before any descriptor of ours is
+ * opened (the placeholders for a closed 0, 1 or 2 included) and before any
+ * thread starts. */
 void fdview_init(void);
+
+/* Record the descriptors open now as the user's, but OURS (-1: none) and
+ * the one shown; only the first call counts.  Until then every descriptor
+ * open is the user's or the one shown, and names open as they are: call it
+ * before holding any other of ours while names may still be opened (a
+ * second input, a --files0-from list, a placeholder) and before any
+ * thread starts.  Listing them costs a call to md5sum 6% on a small file. */
+void fdview_record(int ours);
 
 /* open(NAME, FLAGS), no O_CREAT, as GNU's process would see it: -1 with
  * errno ENOENT (as for a descriptor not open) if NAME reaches, through a
@@ -27,7 +35,7 @@ int fdview_open(const char *name, int flags);
 int fdview_open_quick(const char *name, int flags);
 int fdview_quick(void);
 
-/* How many descriptors the user left open (fdview_init's count). */
+/* How many descriptors the user left open (after fdview_record). */
 size_t fdview_held(void);
 
 /* Let names reach FD, ours, until fdview_hide(FD): the checksum list being

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "fdview.h"
 #include "i18n.h"
 #include "input.h"
 #include "quote.h"
@@ -43,6 +44,8 @@ int operands_from_list(struct operands *o, const char *list, void (*before_wait)
     /* Not through input_open's "-": that marks standard input for the close
      * checked at exit, which wc does only when a name "-" has read it. */
     o->list_is_stdin = strcmp(list, "-") == 0;
+    if (!o->list_is_stdin)
+        fdview_record(-1);   /* the list is ours, held for the run */
     fd = o->list_is_stdin ? STDIN_FILENO : input_open(list);
     if (fd < 0) {
         char *q = quote_name_always(list);
