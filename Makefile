@@ -63,7 +63,7 @@ CORE_OBJ = $(B)/md5.o $(B)/compress/md5_portable.o $(B)/compress/md5_aarch64.o $
 MB_OBJ = $(B)/compress/mb_dispatch.o $(B)/compress/mb_scalar.o $(B)/compress/mb_avx2.o \
 	$(B)/compress/mb_avx512.o $(B)/compress/mb_neon.o
 CLI_OBJ = $(B)/main.o $(B)/operands.o $(B)/hash.o $(B)/check.o $(B)/checkline.o $(B)/lines.o $(B)/input.o \
-          $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/fdview.o $(B)/diag.o $(B)/xalloc.o $(B)/lowmem.o \
+          $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/fdview.o $(B)/i18n.o $(B)/diag.o $(B)/xalloc.o $(B)/lowmem.o \
           $(B)/progress.o $(B)/before_write.o $(ENGINE_OBJ)
 # The engine: jobs in order, the reading stage and the hashers, their buffers, lanes, threads.
 ENGINE_OBJ = $(B)/engine.o $(B)/flow.o $(B)/hasher.o $(B)/source.o $(B)/lanes.o \

@@ -6,7 +6,7 @@
 extern const char *program_name;
 void set_program_name(const char *argv0);
 
-/* Look up now, after setlocale and i18n_bind, what must be printable when
+/* Look up now, after i18n_start, what must be printable when
  * memory has run out: gettext needs memory to load a catalogue, and GNU's
  * md5sum, which allocates far less, still has some when it says it. */
 void diag_load_messages(void);

@@ -43,4 +43,8 @@ static inline unsigned long plural_count(uintmax_t n)
 # define i18n_bind() ((void)0)
 #endif
 
+/* setlocale(LC_ALL, "") for what md5sum uses, and the catalogues bound:
+ * first thing in main. */
+void i18n_start(void);
+
 #endif

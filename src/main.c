@@ -1,7 +1,6 @@
 /* md5sum: options, their validation in GNU's order, mode dispatch, exit status. */
 #include <errno.h>
 #include <getopt.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,8 +196,7 @@ int main(int argc, char **argv)
 
     fdview_init();
     set_program_name(argv[0]);
-    setlocale(LC_ALL, "");
-    i18n_bind();
+    i18n_start();
     diag_load_messages();
     input_hold_stdin();
     out_hold_stdout();

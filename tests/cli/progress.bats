@@ -259,6 +259,25 @@ same_p() {
     done
 }
 
+@test "sizes with the locale's decimal separator (de_DE: a comma)" {
+    local mk=$BATS_TEST_DIRNAME/../run/mklocales.sh bin=${MD5SUM:?} sep
+    case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+    LOCPATH=${bin%/*}/locale-host
+    mkdir -p "$LOCPATH" 2>/dev/null && [ -w "$LOCPATH" ] || LOCPATH=$BATS_TEST_TMPDIR/locale
+    export LOCPATH
+    "$mk" "$LOCPATH" de_DE.UTF-8 || return 1
+    if [ -n "${OURS_LOCPATH:-}" ]; then
+        "$mk" "$OURS_LOCPATH" ${OURS_LOCALEDEF:-} de_DE.UTF-8 || return 1
+    fi
+    # The separator from GNU's printf, not from us.
+    sep=$(LC_ALL=de_DE.UTF-8 /usr/bin/printf '%.1f' 0.5)
+    sep=${sep:1:1}
+    [ "$sep" = , ]
+    mkfifo fifo
+    LC_ALL=de_DE.UTF-8 tty_same '$FEED fifo & md5sum $P fifo; wait'
+    drawn "^fifo  [0-9]+${sep}[0-9] [KM]iB"
+}
+
 @test "-j1 and -j2: a large file's bytes as they are hashed, with its size and percent" {
     # Long enough to be drawn a few times: 1 to 3 s natively, under qemu
     # (aarch64, i686; s390x 5 s) and under sanitizers.

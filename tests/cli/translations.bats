@@ -208,6 +208,28 @@ files() {
     same 'LC_CTYPE=C LANG=pl_PL.UTF-8 md5sum -c -w l'
 }
 
+# Ours loads only the categories it uses when the others would make no
+# difference (src/i18n.c); what setlocale(LC_ALL, "") does must not change:
+# one category's locale missing leaves every category "C".
+@test "a locale for each category: all or nothing, as setlocale(LC_ALL, \"\") does" {
+    files
+    local name
+    name=$(printf 'nosuch\303\251')   # e-acute: quoted unless LC_CTYPE is UTF-8
+    unset LC_ALL LC_CTYPE LC_NUMERIC LC_TIME LC_COLLATE LC_MONETARY LC_MESSAGES LC_PAPER \
+          LC_NAME LC_ADDRESS LC_TELEPHONE LC_MEASUREMENT LC_IDENTIFICATION
+    same "LANG=de_DE.UTF-8 md5sum -c -w l $name"
+    same "LANG=de_DE.UTF-8 LC_TIME=xx_XX.UTF-8 md5sum -c -w l $name"
+    same "LANG=de_DE.UTF-8 LC_PAPER=fr_FR.UTF-8 md5sum -c -w l $name"
+    same "LANG=de_DE.UTF-8 LC_TIME=POSIX LC_COLLATE=C md5sum -c -w l $name"
+    same "LC_CTYPE=de_DE.UTF-8 LC_MESSAGES=xx_XX.UTF-8 md5sum -c -w l $name"
+    same "LC_CTYPE=xx_XX.UTF-8 LC_MESSAGES=de_DE.UTF-8 md5sum -c -w l $name"
+    same "LC_NUMERIC=xx_XX.UTF-8 LANG=de_DE.UTF-8 md5sum -c -w l $name"
+    same "LANG=fr_FR.UTF-8 LC_MESSAGES=de_DE.UTF-8 LC_TIME=pl_PL.UTF-8 md5sum -c -w l $name"
+    same "LC_MESSAGES=pl_PL.UTF-8 md5sum -c -w l $name"
+    same "LANGUAGE=fr LANG=de_DE.UTF-8 LC_MONETARY=xx_XX.UTF-8 md5sum -c -w l $name"
+    same "LANGUAGE=fr LANG=de_DE.UTF-8 LC_MONETARY= md5sum -c -w l $name"
+}
+
 @test "de_DE.ISO-8859-1: the catalogues' UTF-8 comes out in ISO-8859-1" {
     case ${EXEC_WRAPPER:-} in *qemu*) skip "$NO_GCONV" ;; esac
     files
