@@ -29,13 +29,16 @@
 #include "hasher.h"
 #include "input.h"
 #include "lowmem.h"
+#include "mapped.h"
 #include "source.h"
 #include "threads.h"
 #include "xalloc.h"
 
 #define TAG_MAX 32                   /* bytes of the caller's tag kept */
 #define LONE_MAX ((off_t)16 << 20)   /* a lone file up to this is hashed plainly
-                                      * (threads take about 1.5 ms to start) */
+                                      * (threads take about 1.5 ms to start), and
+                                      * one in the page cache whatever its size */
+#define MAP_MIN ((off_t)1 << 20)     /* plainly from here up, mapped if cached */
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
 #define AHEAD 96                     /* buffers for the reader beyond the lanes' */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
@@ -80,6 +83,7 @@ static struct {
     struct timespec next_tick;
     uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
     unsigned long started, plain, fd_waits, gave_back, taken_back;   /* engine stats */
+    uintmax_t mapped;
 } e;
 
 static struct job *job(size_t i)
@@ -267,8 +271,10 @@ static int open_job(struct job *j, int at_head)
     j->size = size;
     e.bytes_known += size > 0 ? (uintmax_t)size : 0;
     j->state = JOB_IN_ORDER;
-    /* A lone file is worth threads only if large. */
-    if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1)
+    /* A lone file is worth threads only if large, and read from the
+     * storage: one in the page cache is mapped, no copy (hash_mapped). */
+    if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1 &&
+        source_cached(fd, 0, size) != 1)
         lanes_or_plain(fd);
     if (e.mode == MODE_LANES && !in_order && !at_head) {
         j->state = JOB_INPUT;
@@ -284,6 +290,20 @@ static void hashed_here(uint64_t absorbed, void *arg)
     e.bytes_here += absorbed - e.head_here;
     e.head_here = absorbed;
     tick();
+}
+
+/* A regular file in the page cache, from 1 MiB up: through mappings of it,
+ * no copy (mapped.h); reads go on from where they stop.  0, or -1 with
+ * errno set. */
+static int hash_mapped(const struct job *j, struct md5_ctx *ctx)
+{
+    off_t at;
+
+    if (j->fd == STDIN_FILENO || j->size < MAP_MIN || source_cached(j->fd, 0, j->size) != 1)
+        return 0;
+    at = mapped_hash(j->fd, 0, j->size, ctx, hashed_here, NULL);
+    e.mapped += (uintmax_t)at;
+    return at > 0 && lseek(j->fd, at, SEEK_SET) != at ? -1 : 0;
 }
 
 /* The job at the head, to be read in order: hash it here, plainly, as GNU
@@ -308,7 +328,8 @@ static void hash_plain(struct job *j)
         (at = lseek(j->fd, 0, SEEK_CUR)) >= 0)
         e.bytes_known += (uintmax_t)(j->size = at < st.st_size ? st.st_size - at : 0);
     j->r.status = RESULT_OK;
-    if (source_wait_ready(j->fd) != 0 || hash_rest(j->fd, &ctx, buf, cap, hashed_here, NULL) != 0)
+    if (source_wait_ready(j->fd) != 0 || hash_mapped(j, &ctx) != 0 ||
+        hash_rest(j->fd, &ctx, buf, cap, hashed_here, NULL) != 0)
         j->r.status = RESULT_READ_FAILED;
     j->r.err = errno;
     /* As GNU: a failing close is a read error too. */
@@ -436,9 +457,9 @@ static void print_stats(void)
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
-            "%lu, handed back %lu\n",
+            "%lu, handed back %lu, mapped %ju\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
-            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed);
+            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, e.mapped);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)

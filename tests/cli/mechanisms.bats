@@ -7,7 +7,7 @@ load '../helpers'
 
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER HASHERS LATER COLD WARM
-# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED from its last line on stderr.
+# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED MAPPED from its last line on stderr.
 stats() {
     local line
     # Only 0-2 open (bats keeps others), as the limits in STATS_SETUP expect.
@@ -17,13 +17,13 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} HASHERS=${BASH_REMATCH[5]} LATER=${BASH_REMATCH[6]}
     COLD=${BASH_REMATCH[7]} WARM=${BASH_REMATCH[8]}
     FD_WAITS=${BASH_REMATCH[9]} GAVE_BACK=${BASH_REMATCH[10]} TAKEN_BACK=${BASH_REMATCH[11]}
-    OPENED=${BASH_REMATCH[12]} HANDED=${BASH_REMATCH[13]}
+    OPENED=${BASH_REMATCH[12]} HANDED=${BASH_REMATCH[13]} MAPPED=${BASH_REMATCH[14]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -52,16 +52,33 @@ cpus() { nproc; }
     [ "$PLAIN" = 1 ]
 }
 
-@test "a lone larger file: the reader reads it ahead, one hasher only hashes" {
+@test "a lone larger file from the storage: the reader reads it ahead, one hasher only hashes" {
     [ "$(cpus)" -ge 1 ]
     files 1 20000000
-    warm f0
     same 'md5sum f0'
+    cold f0
     stats -j2 f0
     [ "$THREADS" -ge 1 ]
     [ "$PLAIN" = 0 ]
     [ "$READER" = 20000000 ]
     [ "$HASHERS" = 0 ]
+}
+
+@test "a lone file from 1 MiB in the page cache, whatever its size: mapped, no thread started" {
+    files 1 20000000
+    files 1 3000000 s
+    warm f0 s0
+    same 'md5sum f0; md5sum s0'
+    stats -j2 f0
+    [ "$THREADS" = 0 ]
+    [ "$PLAIN" = 1 ]
+    [ "$MAPPED" = 20000000 ]
+    stats s0
+    [ "$MAPPED" = 3000000 ]
+    cold s0
+    stats s0
+    [ "$PLAIN" = 1 ]
+    [ "$MAPPED" = 0 ]
 }
 
 @test "warm inputs are read by their hashers, the reader reads none" {
