@@ -32,6 +32,9 @@
 #           fall in the set's files (filefrag) are replayed in the order the
 #           device completed them on a spinning disk: seeks x SEEK_MS +
 #           bytes / MBPS.  Needs root; prints "# SKIP disk: why" otherwise
+#   occupancy  the lanes' occupancy on the sets (warm): blocks hashed over
+#           lane-blocks the kernels ran (MD5SUM_ENGINE_STATS), hashing with
+#           all CPUs and --jobs=1, BENCH_RUNS runs each, median
 #   calls   one file per call, as scripts call md5sum (find -exec, make):
 #           CALLS calls of `md5sum FILE` a sample (bench/runcmd -n), ours and
 #           GNU's alternately, BENCH_PAIRS pairs, for files of 0 B to 4 MB;
@@ -67,7 +70,7 @@ MBPS=${MBPS:-180}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 CALLS=${CALLS:-200}
 BENCH_PAIRS=${BENCH_PAIRS:-11}
-ALL_SECTIONS="block lanes bigfile sets cold disk calls"
+ALL_SECTIONS="block lanes bigfile sets occupancy cold disk calls"
 out=$B/bench
 mkdir -p "$out"
 
@@ -506,6 +509,27 @@ section_disk() {
     done
     rmdir "$inst"
     trap - EXIT HUP INT TERM
+}
+
+section_occupancy() {
+    echo "## occupancy: blocks hashed / lane-blocks the kernels ran, page cache warm, median of $BENCH_RUNS runs"
+    printf '%-12s %12s %12s\n' set "all CPUs" "--jobs=1"
+    for set in 20000x4096 2000x262144 media; do
+        dir=$(set_dir "$set")
+        cat "$dir"/* > /dev/null
+        for j in "" -j1; do
+            i=0
+            while [ "$i" -lt "$BENCH_RUNS" ]; do
+                # shellcheck disable=SC2046  # the file names have no blanks
+                (cd "$dir" && MD5SUM_ENGINE_STATS=1 "$OLDPWD/$B/md5sum" $j -- $(ls) 2>&1 >/dev/null) |
+                    sed -n 's/.*lane blocks \([0-9]*\) of \([0-9]*\)$/\1 \2/p' |
+                    awk '{ printf "%.1f\n", 100 * $1 / $2 }'
+                i=$((i + 1))
+            done > "$out/occupancy$j.runs"
+        done
+        printf '%-12s %11s%% %11s%%\n' "$set" "$(median 1 "$out/occupancy.runs")" \
+            "$(median 1 "$out/occupancy-j1.runs")"
+    done
 }
 
 section_calls() {

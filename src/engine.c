@@ -457,9 +457,10 @@ static void print_stats(void)
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
-            "%lu, handed back %lu, mapped %ju\n",
+            "%lu, handed back %lu, mapped %ju, lane blocks %ju of %ju\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.hasher_bytes, f.later,
-            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, e.mapped);
+            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, e.mapped,
+            (uintmax_t)f.lane_hashed, (uintmax_t)f.lane_offered);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)

@@ -499,6 +499,12 @@ void flow_progress_locked(size_t in, uintmax_t hashed)
     at(in)->r.hashed = hashed;
 }
 
+void flow_lanes_locked(uint64_t hashed, uint64_t offered)
+{
+    f.stats.lane_hashed += hashed;
+    f.stats.lane_offered += offered;
+}
+
 void flow_sleep_locked(struct flow_sleeper *s, int room)
 {
     s->room = room;

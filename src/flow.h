@@ -52,6 +52,7 @@ struct flow_stats {
                                             * runs turned cold, warm again */
     unsigned long opened, handed;          /* inputs hashers opened; handed
                                             * back to the caller unhashed */
+    uint64_t lane_hashed, lane_offered;    /* the lanes' blocks (lanes.h) */
 };
 
 /* The lock and N_BUFS buffers, RESERVE of them left by the reader for the
@@ -149,6 +150,8 @@ void flow_unbuf_locked(struct chunk *c, int own);
  * hashed.  Progress: its bytes hashed so far. */
 void flow_done_locked(size_t in, const struct result *r);
 void flow_progress_locked(size_t in, uintmax_t hashed);
+/* A hasher's lanes hashed HASHED blocks more, of OFFERED lane-blocks. */
+void flow_lanes_locked(uint64_t hashed, uint64_t offered);
 
 /* Sleep until woken: inputs to take (if ROOM), a chunk for one of its
  * inputs, the run turning warm, or the end. */

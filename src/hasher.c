@@ -209,6 +209,8 @@ static int gather_locked(struct hasher *h)
     off_t size;
     const char *name;
 
+    flow_lanes_locked(h->lanes.hashed, h->lanes.offered);
+    h->lanes.hashed = h->lanes.offered = 0;
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 

@@ -12,6 +12,7 @@ void lanes_init(struct lanes *s, unsigned cap)
     unsigned widest = md5_mb_kernels()[0]->lanes, i;
 
     s->used = 0;
+    s->hashed = s->offered = 0;
     s->cap = cap < widest ? cap : widest;
     if (s->cap == 0)
         s->cap = 1;
@@ -91,6 +92,8 @@ unsigned lanes_run(struct lanes *s, struct lane_task *ended[MD5_MB_MAX_LANES])
         if (s->task[i]->blocks < run)
             run = s->task[i]->blocks;
     k->run(&s->l, run);
+    s->hashed += (uint64_t)run * running;
+    s->offered += (uint64_t)run * k->lanes;
     for (i = 0; i < running; i++) {
         struct lane_task *t = s->task[i];
 

@@ -28,6 +28,8 @@ struct lanes {
     struct lane_task *task[MD5_MB_MAX_LANES];
     unsigned used;            /* lanes 0 .. used-1 hold tasks */
     unsigned cap;             /* at most this many */
+    uint64_t hashed, offered; /* blocks hashed, and lane-blocks the kernels
+                               * ran (their occupancy: hashed / offered) */
 };
 
 /* An empty set of at most CAP lanes (clamped to the widest kernel's). */

@@ -7,7 +7,8 @@ load '../helpers'
 
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER HASHERS LATER COLD WARM
-# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED MAPPED from its last line on stderr.
+# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED MAPPED LANE_HASHED LANE_OFFERED from its
+# last line on stderr.
 stats() {
     local line
     # Only 0-2 open (bats keeps others), as the limits in STATS_SETUP expect.
@@ -17,13 +18,14 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} HASHERS=${BASH_REMATCH[5]} LATER=${BASH_REMATCH[6]}
     COLD=${BASH_REMATCH[7]} WARM=${BASH_REMATCH[8]}
     FD_WAITS=${BASH_REMATCH[9]} GAVE_BACK=${BASH_REMATCH[10]} TAKEN_BACK=${BASH_REMATCH[11]}
     OPENED=${BASH_REMATCH[12]} HANDED=${BASH_REMATCH[13]} MAPPED=${BASH_REMATCH[14]}
+    LANE_HASHED=${BASH_REMATCH[15]} LANE_OFFERED=${BASH_REMATCH[16]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -127,6 +129,11 @@ cpus() { nproc; }
     [ "$THREADS" = 0 ]
     [ "$INLINE" = 1 ]
     [ "$HASHERS" = $((64 * 100000)) ]
+    # Occupancy counted: every block of the files (and their padding) went
+    # through the lanes; equal files keep them all busy but for the ends.
+    [ $((LANE_HASHED * 64)) -ge $((64 * 100000)) ]
+    [ "$LANE_HASHED" -le "$LANE_OFFERED" ]
+    [ $((LANE_HASHED * 10)) -ge $((LANE_OFFERED * 9)) ]
 }
 
 @test "no more hashers than CPUs, whatever -j asks" {
