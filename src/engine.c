@@ -9,8 +9,9 @@
  * emitted here in order.  Two ways to hash: with lanes (buffers and hashers), or
  * plainly, one input at a time through one buffer, as GNU md5sum: for what
  * must be read in order anyway (standard input, FIFOs, terminals, the file
- * the results go to), a lone file (no thread is worth it), and the rest of
- * a run once memory is short (lowmem.h: the lanes' memory is given back).
+ * the results go to), a lone file (no thread is worth it; one in the page
+ * cache is mapped instead, mapped.h), and the rest of a run once memory is
+ * short (lowmem.h: the lanes' memory is given back).
  */
 #include "engine.h"
 
@@ -83,7 +84,7 @@ static struct {
     struct timespec next_tick;
     uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
     unsigned long started, plain, fd_waits, gave_back, taken_back;   /* engine stats */
-    uintmax_t mapped;
+    uintmax_t mapped;                /* bytes hashed through mappings (stats) */
 } e;
 
 static struct job *job(size_t i)
@@ -308,7 +309,8 @@ static int hash_mapped(const struct job *j, struct md5_ctx *ctx)
 
 /* The job at the head, to be read in order: hash it here, plainly, as GNU
  * would, through a buffer to the input's measure (a fresh page costs a
- * fault), made for it and freed after: nothing is held between jobs. */
+ * fault), made for it and freed after: nothing is held between jobs.  A
+ * cached file from 1 MiB is mapped first (hash_mapped). */
 static void hash_plain(struct job *j)
 {
     unsigned char small[4096], *buf;
