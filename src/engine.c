@@ -41,7 +41,7 @@
                                       * one in the page cache whatever its size */
 #define MAP_MIN ((off_t)1 << 20)     /* plainly from here up, mapped if cached */
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
-#define AHEAD 96                     /* buffers for the reader beyond the lanes' */
+#define AHEAD 192                    /* buffers for the reader beyond the lanes' (24 MiB) */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
 #define SPARE_FDS 2                  /* descriptors left to the rest (catalogues) */
 #define PLAIN_BUF ((size_t)32 << 10)    /* as GNU; 256 KiB cost a call 64 page faults */

@@ -85,10 +85,10 @@ job_counts() {
 
 # The sizes where the engine and MD5 change what they do, for file sets:
 # MD5's block (55 and 56 bytes end in one block or two), a page, 64 KiB,
-# the engine's read chunk (CHUNK, 256 KiB: a file up to it is one read) and
+# the engine's read chunk (CHUNK, 128 KiB: a file up to it is one read) and
 # its multiples, up to a few MiB.
 FILE_EDGES=(0 1 3 55 56 63 64 65 127 128 4095 4096 4097 65535 65536 65537
-            262143 262144 262145 524288 1048575 1048576 1048577
+            131071 131072 131073 262143 262144 262145 524288 1048575 1048576 1048577
             2097151 2097152 2097153 3145728)
 
 # make_files [count=N] [max=BYTES] [large=PERCENT] [seed=S] [odd] [names=FILE]

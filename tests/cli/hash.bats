@@ -51,9 +51,11 @@ load '../helpers'
     same 'md5sum size-*'
 }
 
-@test "sizes around the 256 KiB read buffer, from a file and from a pipe" {
+@test "sizes around the 128 KiB read chunk and its multiples, from a file and from a pipe" {
     head -c 800000 /dev/urandom > pool
-    for n in 262143 262144 262145 524288 524289; do head -c "$n" pool > "s$n"; done
+    for n in 131071 131072 131073 262143 262144 262145 524288 524289; do
+        head -c "$n" pool > "s$n"
+    done
     same 'md5sum s*'
     same 'cat s524289 | md5sum'
 }

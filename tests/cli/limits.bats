@@ -78,7 +78,7 @@ fds() {
           done"
 }
 
-# 120 files of make_files' sizes, up to 1 MiB + 1 (a few past the 256 KiB
+# 120 files of make_files' sizes, up to 1 MiB + 1 (a few past the 128 KiB
 # read whole), their list, their names NUL-ended, and a list of lists.
 files() {
     : > empty

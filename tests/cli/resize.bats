@@ -3,8 +3,8 @@
 # of the bytes read(2) gives, that is GNU md5sum's digest of the file as it
 # ends up, and the next operand is still hashed.  The change is made at a
 # known point by tests/fault/fault_preload.c: just before the first read
-# that reaches past a given offset (files over 256 KiB are read in chunks
-# of 128 KiB, or 4 MiB for one alone, by whichever thread is free).
+# that reaches past a given offset (two files: read in chunks of 128 KiB
+# by their hasher, or by the reader in order when the storage must wait).
 load '../helpers'
 
 setup_resize() {
