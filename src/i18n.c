@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int used[] = {LC_CTYPE, LC_NUMERIC, LC_MESSAGES};
-static const char *const used_names[] = {"LC_CTYPE", "LC_NUMERIC", "LC_MESSAGES"};
-static const char *const unused_names[] = {"LC_TIME", "LC_COLLATE", "LC_MONETARY",
-                                           "LC_PAPER", "LC_NAME", "LC_ADDRESS",
-                                           "LC_TELEPHONE", "LC_MEASUREMENT",
-                                           "LC_IDENTIFICATION"};
+static const struct {
+    int category;
+    const char *var;
+} used[] = {{LC_CTYPE, "LC_CTYPE"}, {LC_NUMERIC, "LC_NUMERIC"}, {LC_MESSAGES, "LC_MESSAGES"}};
+static const char *const unused[] = {"LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_PAPER",
+                                     "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE",
+                                     "LC_MEASUREMENT", "LC_IDENTIFICATION"};
 
 #define COUNT(a) (sizeof (a) / sizeof (a)[0])
 
@@ -28,7 +29,7 @@ static const char *env(const char *var)
     return v && *v ? v : NULL;
 }
 
-/* The locale setlocale(C, "") picks for the category named VAR. */
+/* The locale setlocale(category, "") picks for the category named VAR. */
 static const char *name_for(const char *var)
 {
     const char *v = env("LC_ALL");
@@ -48,12 +49,12 @@ static int used_suffice(void)
 {
     size_t i, k;
 
-    for (i = 0; i < COUNT(unused_names); i++) {
-        const char *n = name_for(unused_names[i]);
+    for (i = 0; i < COUNT(unused); i++) {
+        const char *n = name_for(unused[i]);
         int same = strcmp(n, "C") == 0 || strcmp(n, "POSIX") == 0;
 
-        for (k = 0; k < COUNT(used_names) && !same; k++)
-            same = strcmp(n, name_for(used_names[k])) == 0;
+        for (k = 0; k < COUNT(used) && !same; k++)
+            same = strcmp(n, name_for(used[k].var)) == 0;
         if (!same)
             return 0;
     }
@@ -68,11 +69,11 @@ void i18n_start(void)
         setlocale(LC_ALL, "");
     } else {
         /* All or nothing, as setlocale(LC_ALL, "") is. */
-        for (i = 0; i < COUNT(used) && setlocale(used[i], ""); i++)
+        for (i = 0; i < COUNT(used) && setlocale(used[i].category, ""); i++)
             continue;
         if (i < COUNT(used))
             for (k = 0; k < i; k++)
-                setlocale(used[k], "C");
+                setlocale(used[k].category, "C");
     }
     i18n_bind();
 }
