@@ -202,33 +202,42 @@ same_shape() {
 # The next three are timed by the reader's own position, not by sleeps: the
 # change is made once md5sum has read an eighth of the file, a long way
 # before the end, so both programs see the same final bytes.
+
+# resized SETUP OPERANDS AT CHANGE: a sparse 128 MiB file big, then SETUP;
+# `md5sum OPERANDS`, and CHANGE once the reader is AT bytes into big; the
+# digest of big must be GNU's, that of the file as it ends up.
+resized() {
+    same "sparse_file big 128; $1 md5sum $2 & p=\$!
+          wait_for_pos \$p big \$(($3)) && $4
+          wait \$p"
+    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
+    grep -q "^$("$GNU_MD5SUM" < big | cut -c1-32)  big\$" "$BATS_TEST_TMPDIR/ours.out"
+}
+
+# shrunk_below SETUP OPERANDS: big cut to 1 MiB once 32 MiB are read.  How
+# much was read then depends on timing, so the digest of big is replaced by
+# its shape before the comparison.
+shrunk_below() {
+    same_shape "sparse_file big 128; $1 md5sum $2 & p=\$!
+          wait_for_pos \$p big \$((32 << 20)) && truncate -s 1M big
+          wait \$p" 's/^[0-9a-f]{32}  big$/HEX  big/'
+    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
+    grep -q '^HEX  big$' "$BATS_TEST_TMPDIR/ours.out"
+}
+
 @test "a file that grows while it is read: the appended bytes are hashed too" {
     files
-    same 'sparse_file big 128; md5sum big f & p=$!
-          wait_for_pos $p big $((16 << 20)) && head -c 65536 /dev/zero | tr "\0" g >> big
-          wait $p'
-    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
-    grep -q "^$("$GNU_MD5SUM" < big | cut -c1-32)  big\$" "$BATS_TEST_TMPDIR/ours.out"   # 128 MiB + 64 KiB
+    resized '' 'big f' '16 << 20' 'head -c 65536 /dev/zero | tr "\0" g >> big'   # 128 MiB + 64 KiB
 }
 
 @test "a file truncated while it is read, above the read position: hashed to its new end" {
     files
-    same 'sparse_file big 128; md5sum big f & p=$!
-          wait_for_pos $p big $((16 << 20)) && truncate -s 64M big
-          wait $p'
-    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
-    grep -q "^$("$GNU_MD5SUM" < big | cut -c1-32)  big\$" "$BATS_TEST_TMPDIR/ours.out"   # 64 MiB
+    resized '' 'big f' '16 << 20' 'truncate -s 64M big'
 }
 
 @test "a file truncated below the read position: a digest of what was read, then the next operand" {
-    # How much was read when the file shrank depends on timing, so the
-    # digest of big is replaced by its shape before the comparison.
     files
-    same_shape 'sparse_file big 128; md5sum big f & p=$!
-          wait_for_pos $p big $((32 << 20)) && truncate -s 1M big
-          wait $p' 's/^[0-9a-f]{32}  big$/HEX  big/'
-    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
-    grep -q '^HEX  big$' "$BATS_TEST_TMPDIR/ours.out"
+    shrunk_below '' 'big f'
 }
 
 # The same, the file alone and in the page cache: ours maps it (src/mapped.c),
@@ -237,21 +246,9 @@ same_shape() {
 # there, the zeros past the end must not be hashed.
 @test "a lone file in the page cache that grows, or shrinks above or below the position" {
     files
-    same 'sparse_file big 128; cat big > /dev/null; md5sum big & p=$!
-          wait_for_pos $p big $((16 << 20)) && head -c 65536 /dev/zero | tr "\0" g >> big
-          wait $p'
-    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
-    grep -q "^$("$GNU_MD5SUM" < big | cut -c1-32)  big\$" "$BATS_TEST_TMPDIR/ours.out"
-    same 'sparse_file big 128; cat big > /dev/null; md5sum big & p=$!
-          wait_for_pos $p big $((16 << 20)) && truncate -s $(((68 << 20) - 100)) big
-          wait $p'
-    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
-    grep -q "^$("$GNU_MD5SUM" < big | cut -c1-32)  big\$" "$BATS_TEST_TMPDIR/ours.out"
-    same_shape 'sparse_file big 128; cat big > /dev/null; md5sum big & p=$!
-          wait_for_pos $p big $((32 << 20)) && truncate -s 1M big
-          wait $p' 's/^[0-9a-f]{32}  big$/HEX  big/'
-    grep -q '^caught$' "$BATS_TEST_TMPDIR/ours.out"
-    grep -q '^HEX  big$' "$BATS_TEST_TMPDIR/ours.out"
+    resized 'cat big > /dev/null;' big '16 << 20' 'head -c 65536 /dev/zero | tr "\0" g >> big'
+    resized 'cat big > /dev/null;' big '16 << 20' 'truncate -s $(((68 << 20) - 100)) big'
+    shrunk_below 'cat big > /dev/null;' big
 }
 
 # ---- FIFOs and slow writers in check mode ----------------------------------
