@@ -9,7 +9,8 @@
 #include "lanes.h"
 #include "source.h"
 
-/* An input in a lane, from its first chunk to its result. */
+/* An input in a lane, from its first chunk to its result; then, out of the
+ * lanes, until the flow hears of its end at the next lock. */
 struct task {
     struct lane_task lt;      /* first: what the lanes see */
     size_t in;                /* the flow's index */
@@ -25,26 +26,15 @@ struct task {
                                    * they came to its end, or failed with
                                    * ERR; or found the storage must wait */
     uintmax_t hashed;         /* bytes of it in the lane so far */
-    struct task *next_free;
-};
-
-/* A result not yet handed to the flow: its input's index and the result;
- * or (HANDED) the input handed back unhashed, with FD and SIZE.  OPENED:
- * opened here (FD, SIZE) since the flow last heard of it. */
-struct ended {
-    size_t in;
-    struct result r;
-    int handed, opened, fd;
-    off_t size;
+    int handed;               /* over: handed back unhashed (fd, size) */
+    struct result r;          /* over, and not handed back */
+    struct task *next;        /* on the free list, or the list of those over */
 };
 
 struct hasher {
     struct flow_sleeper sleeper;
     struct lanes lanes;
-    struct task task[MD5_MB_MAX_LANES], *free_tasks;
-    struct ended ended[MD5_MB_MAX_LANES];
-    unsigned n_ended;
-    struct chunk *spent[2];   /* buffers of tasks over: the reader's, its own */
+    struct task task[MD5_MB_MAX_LANES], *free_tasks, *over;
     int progress;
 };
 
@@ -59,7 +49,7 @@ struct hasher *hasher_new(unsigned lanes, int progress)
     }
     lanes_init(&h->lanes, lanes);
     for (i = MD5_MB_MAX_LANES; i-- > 0;) {
-        h->task[i].next_free = h->free_tasks;
+        h->task[i].next = h->free_tasks;
         h->free_tasks = &h->task[i];
     }
     h->progress = progress;
@@ -89,42 +79,31 @@ static void feed(struct hasher *h, struct task *t)
     lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE);
 }
 
-/* T, out of the lanes: its buffer goes to the flow at the next lock, its
- * slot is free now. */
-static void free_task(struct hasher *h, struct task *t)
+/* T leaves the lanes (its chaining state in STATE): the flow hears of it,
+ * and has its buffer back, at the next lock. */
+static void leave(struct hasher *h, struct task *t, uint32_t state[4])
 {
-    if (t->ck) {
-        t->ck->next = h->spent[t->own];
-        h->spent[t->own] = t->ck;
-    }
+    lanes_remove(&h->lanes, &t->lt, state);
     t->reading = 0;
-    t->next_free = h->free_tasks;
-    h->free_tasks = t;
+    t->next = h->over;
+    h->over = t;
 }
 
-/* T is over: its result and buffer go to the flow at the next lock; its
- * lane and slot are free now. */
+/* T is over, with STATUS and ERR. */
 static void end_task(struct hasher *h, struct task *t, enum result_status status, int err)
 {
-    struct ended *e = &h->ended[h->n_ended++];
     uint32_t state[4];
 
-    lanes_remove(&h->lanes, &t->lt, state);
-    e->in = t->in;
-    e->handed = 0;
-    e->opened = t->opened;
-    e->fd = t->fd;
-    e->size = t->size;
-    e->r.status = status;
-    e->r.err = err;
-    e->r.hashed = t->hashed;
-    md5_state_digest(state, e->r.digest);
+    leave(h, t, state);
+    t->r.status = status;
+    t->r.err = err;
+    t->r.hashed = t->hashed;
+    md5_state_digest(state, t->r.digest);
     /* As GNU: a failing close is a read error too (NFS reports late). */
     if (t->fd >= 0 && close(t->fd) != 0 && status == RESULT_OK) {
-        e->r.status = RESULT_READ_FAILED;
-        e->r.err = errno;
+        t->r.status = RESULT_READ_FAILED;
+        t->r.err = errno;
     }
-    free_task(h, t);
 }
 
 /* T, just opened (FD, SIZE, IN_ORDER; FD -1 with ERR, or -2), if it is a
@@ -134,7 +113,6 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
  * descriptor left: the caller waits for one). */
 static void opened(struct hasher *h, struct task *t, int fd, off_t size, int in_order, int err)
 {
-    struct ended *e;
     uint32_t state[4];
 
     t->name = NULL;
@@ -142,20 +120,14 @@ static void opened(struct hasher *h, struct task *t, int fd, off_t size, int in_
         t->fd = fd;
         t->size = size;
         t->opened = 1;
-        return;
-    }
-    if (fd == -1 && err != EMFILE && err != ENFILE) {
+    } else if (fd == -1 && err != EMFILE && err != ENFILE) {
         end_task(h, t, RESULT_OPEN_FAILED, err);
-        return;
+    } else {
+        t->fd = fd < 0 ? -1 : fd;
+        t->size = size;
+        t->handed = 1;
+        leave(h, t, state);
     }
-    lanes_remove(&h->lanes, &t->lt, state);
-    e = &h->ended[h->n_ended++];
-    e->in = t->in;
-    e->handed = 1;
-    e->opened = 0;
-    e->fd = fd < 0 ? -1 : fd;
-    e->size = size;
-    free_task(h, t);
 }
 
 /* T holds no buffer (locked). */
@@ -208,12 +180,12 @@ static int gather_locked(struct hasher *h)
     int fd, busy = 0;
     off_t size;
     const char *name;
+    struct task *t;
 
     flow_lanes_locked(h->lanes.hashed, h->lanes.offered);
     h->lanes.hashed = h->lanes.offered = 0;
     for (i = 0; i < h->lanes.used; i++) {
-        struct task *t = task_of(h->lanes.task[i]);
-
+        t = task_of(h->lanes.task[i]);
         if (t->opened)
             flow_opened_locked(t->in, t->fd, t->size);
         t->opened = 0;
@@ -224,27 +196,20 @@ static int gather_locked(struct hasher *h)
         if (h->progress)
             flow_progress_locked(t->in, t->hashed);
     }
-    for (i = 0; i < 2; i++)
-        while (h->spent[i]) {
-            struct chunk *c = h->spent[i];
-
-            h->spent[i] = c->next;
-            flow_unbuf_locked(c, (int)i);
-        }
-    for (i = 0; i < h->n_ended; i++) {
-        struct ended *e = &h->ended[i];
-
-        if (e->opened)
-            flow_opened_locked(e->in, e->fd, e->size);
-        if (e->handed)
-            flow_hand_back_locked(e->in, e->fd, e->size);
+    for (t = h->over; t; t = h->over) {
+        h->over = t->next;
+        if (t->opened)
+            flow_opened_locked(t->in, t->fd, t->size);
+        if (t->handed)
+            flow_hand_back_locked(t->in, t->fd, t->size);
         else
-            flow_done_locked(e->in, &e->r);
+            flow_done_locked(t->in, &t->r);
+        drop_locked(t);
+        t->next = h->free_tasks;
+        h->free_tasks = t;
     }
-    h->n_ended = 0;
     for (i = 0; i < h->lanes.used; i++) {
-        struct task *t = task_of(h->lanes.task[i]);
-
+        t = task_of(h->lanes.task[i]);
         if (t->lt.blocks == 0 && !t->reading && !t->name) {
             next_chunk_locked(h, t);
             if (i < h->lanes.used && task_of(h->lanes.task[i]) != t)
@@ -253,9 +218,8 @@ static int gather_locked(struct hasher *h)
     }
     while (lanes_free(&h->lanes) > 0 &&
            flow_take_locked(&in, &fd, &size, &name, h->lanes.used == 0, &h->sleeper)) {
-        struct task *t = h->free_tasks;
-
-        h->free_tasks = t->next_free;
+        t = h->free_tasks;
+        h->free_tasks = t->next;
         memset(t, 0, sizeof *t);
         t->in = in;
         t->fd = fd;
@@ -268,7 +232,7 @@ static int gather_locked(struct hasher *h)
     for (i = 0; i < h->lanes.used; i++)
         busy |= h->lanes.task[i]->blocks > 0 || task_of(h->lanes.task[i])->reading ||
                 task_of(h->lanes.task[i])->name;
-    return busy || h->n_ended > 0;
+    return busy || h->over != NULL;
 }
 
 /* T's chunk, read here without waiting for the storage. */
