@@ -132,13 +132,16 @@ void engine_get_progress(struct engine_progress *p)
     p->bytes_known = e.bytes_known;
 }
 
-/* Hash with lanes from now on: as many as the widest kernel has on each of
- * N hashers (0: one in this thread), fewer if memory is short; or plainly,
- * if not even one lane's memory can be had.  OPEN: the descriptor of the
- * input open now, or -1. */
-static void lanes_start(unsigned n, int open)
+/* Hash with lanes from now on: as many as the widest kernel has on each
+ * hasher, fewer if memory is short; or plainly, if not even one lane's
+ * memory can be had.  The hashers: one in this thread with -j1; otherwise
+ * threads, as -j asks but no more than CPUs (more would only split the
+ * lanes).  OPEN: the descriptor of the input open now, or -1. */
+static void lanes_start(int open)
 {
-    unsigned each = n ? n : 1, lanes = md5_mb_kernels()[0]->lanes, i;
+    unsigned cpus = cpus_available(), n = e.jobs_wanted ? e.jobs_wanted : cpus;
+    unsigned each = n > cpus ? cpus : n, threads = n == 1 ? 0 : each, i;
+    unsigned lanes = md5_mb_kernels()[0]->lanes;
     struct rlimit rl;
 
     /* Descriptors matter from now on: more than one input is held. */
@@ -151,7 +154,7 @@ static void lanes_start(unsigned n, int open)
     while (lanes > 0 && flow_init((size_t)lanes * each + AHEAD, (size_t)lanes * each, HEADROOM))
         lanes /= 2;
     e.mode = lanes > 0 ? MODE_LANES : MODE_PLAIN;
-    for (i = 0; lanes > 0 && i < n && (e.hashers[i] = hasher_new(lanes, e.tick != NULL)); i++) {
+    for (i = 0; lanes > 0 && i < threads && (e.hashers[i] = hasher_new(lanes, e.tick != NULL)); i++) {
         if (thread_start(&e.threads[i], hasher_main, e.hashers[i]) != 0) {
             hasher_free(e.hashers[i]);
             break;
@@ -171,15 +174,6 @@ static void lanes_start(unsigned n, int open)
     e.by_name = e.n_threads > 0 && !e.tick && fdview_quick() &&
                 (e.fd_limit < 0 || e.fd_limit - (long)fdview_held() >
                                        2 * (long)(FLOW_INPUTS + (size_t)e.n_threads * lanes));
-}
-
-/* Hashing as -j asks: one hasher in this thread with -j1; otherwise threads,
- * no more than CPUs (more would only split the lanes). */
-static void lanes_or_plain(int open)
-{
-    unsigned cpus = cpus_available(), n = e.jobs_wanted ? e.jobs_wanted : cpus;
-
-    lanes_start(n == 1 ? 0 : n > cpus ? cpus : n, open);
 }
 
 /* J's input, in the flow: done, or (handed back, or ALL: the flow is
@@ -276,7 +270,7 @@ static int open_job(struct job *j, int at_head)
      * storage: one in the page cache is mapped, no copy (hash_mapped). */
     if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1 &&
         source_cached(fd, 0, size) != 1)
-        lanes_or_plain(fd);
+        lanes_start(fd);
     if (e.mode == MODE_LANES && !in_order && !at_head) {
         j->state = JOB_INPUT;
         (void)flow_add(fd, size, NULL, &j->input);
@@ -518,7 +512,7 @@ static void submit(const char *name, const void *tag, size_t tag_len)
     /* A second input: the lanes are worth it.  A lone one waits: its size,
      * once it is opened, tells. */
     if (e.mode == MODE_UNDECIDED && ++e.inputs_pending > 1)
-        lanes_or_plain(-1);
+        lanes_start(-1);
     if (e.mode == MODE_PLAIN || !copy)
         pump(1);
     while (e.mode == MODE_LANES && e.opened < e.tail && open_job(job(e.opened), 0))
