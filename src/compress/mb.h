@@ -80,6 +80,7 @@ void md5_mb_scalar(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512x24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512zx16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512zx32(struct md5_mb_lanes *l, size_t nblocks);

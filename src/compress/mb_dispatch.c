@@ -24,6 +24,7 @@ const uint32_t md5_mb_k[64] = {MD5_STEPS(K_OF, K_OF, K_OF, K_OF, K_OF)};
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
 #if MD5_MB_X86
 static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
+static const struct md5_mb_kernel k_avx512x24 = {"avx512x24", "avx512", 24, 3, md5_mb_avx512x24};
 static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
 static const struct md5_mb_kernel k_avx512zx32 = {"avx512zx32", "avx512z", 32, 3, md5_mb_avx512zx32};
 static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 2, md5_mb_avx512zx16};
@@ -95,13 +96,13 @@ static size_t list_zmm(const struct md5_mb_kernel **list, size_t n)
 }
 #endif
 
-/* The most kernels a CPU offers (x86 with AVX-512: 2 zmm, 2 ymm, 2 AVX2,
+/* The most kernels a CPU offers (x86 with AVX-512: 2 zmm, 3 ymm, 2 AVX2,
  * scalar), and the NULL that ends the list. */
-static const struct md5_mb_kernel *table[8];
+static const struct md5_mb_kernel *table[9];
 
 const struct md5_mb_kernel *const *md5_mb_kernels(void)
 {
-    const struct md5_mb_kernel *list[8];
+    const struct md5_mb_kernel *list[9];
     size_t n = 0;
 
     if (table[0])
@@ -116,6 +117,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
             n = list_zmm(list, n);
         if (avx512) {
             list[n++] = &k_avx512x32;
+            list[n++] = &k_avx512x24;
             list[n++] = &k_avx512x16;
         }
         /* Where the ymm kernels are preferred, the zmm ones are listed after
