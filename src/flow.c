@@ -393,26 +393,17 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     return 1;
 }
 
-void flow_opened_locked(size_t in, int fd, off_t size)
+void flow_opened_locked(size_t in, int fd, off_t size, int handed)
 {
     struct input *x = at(in);
 
     x->fd = fd;
     x->size = size;
-    f.hasher_fds++;
-    f.stats.opened++;
-    tell_reader_locked();
-}
-
-void flow_hand_back_locked(size_t in, int fd, off_t size)
-{
-    struct input *x = at(in);
-
-    x->fd = fd;
-    x->size = size;
-    x->done = x->handed = x->ended = 1;   /* the reader must not read it either */
+    /* Handed back: the reader must not read it either. */
+    x->done = x->handed = x->ended = handed;
     f.hasher_fds += fd >= 0;
-    f.stats.handed++;
+    f.stats.opened += !handed;
+    f.stats.handed += handed != 0;
     tell_reader_locked();
 }
 

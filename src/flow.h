@@ -126,12 +126,11 @@ int flow_stopping_locked(void);
  * waits, the reader then reads it ahead). */
 int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,
                      struct flow_sleeper *s);
-/* Input IN, taken with a name, is open: FD, a regular file of SIZE bytes. */
-void flow_opened_locked(size_t in, int fd, off_t size);
-/* Input IN, taken with a name, is the caller's to hash in order, unhashed:
- * FD (not a regular file, or the output) or -1 (only the caller may open
- * it, or no descriptor was left). */
-void flow_hand_back_locked(size_t in, int fd, off_t size);
+/* Input IN, taken with a name, is open: FD, a regular file of SIZE bytes;
+ * or (HANDED) it is the caller's to hash in order, unhashed: FD (not a
+ * regular file, or the output) or -1 (only the caller may open it, or no
+ * descriptor was left). */
+void flow_opened_locked(size_t in, int fd, off_t size, int handed);
 
 /* What comes next for a lane with input IN: a chunk the reader read (*C),
  * a read for the hasher to make itself at *OFF, nothing yet, or the end of

@@ -187,7 +187,7 @@ static int gather_locked(struct hasher *h)
     for (i = 0; i < h->lanes.used; i++) {
         t = task_of(h->lanes.task[i]);
         if (t->opened)
-            flow_opened_locked(t->in, t->fd, t->size);
+            flow_opened_locked(t->in, t->fd, t->size, 0);
         t->opened = 0;
         if (!t->told)
             flow_read_locked(t->in, t->read_at, t->ended, t->err, t->later);
@@ -198,11 +198,9 @@ static int gather_locked(struct hasher *h)
     }
     for (t = h->over; t; t = h->over) {
         h->over = t->next;
-        if (t->opened)
-            flow_opened_locked(t->in, t->fd, t->size);
-        if (t->handed)
-            flow_hand_back_locked(t->in, t->fd, t->size);
-        else
+        if (t->opened || t->handed)
+            flow_opened_locked(t->in, t->fd, t->size, t->handed);
+        if (!t->handed)
             flow_done_locked(t->in, &t->r);
         drop_locked(t);
         t->next = h->free_tasks;
