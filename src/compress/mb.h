@@ -78,6 +78,7 @@ void md5_mb_get_lane(const struct md5_mb_lanes *l, unsigned lane, uint32_t state
 void md5_mb_scalar(struct md5_mb_lanes *l, size_t nblocks);
 #if MD5_MB_X86
 void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx2x24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x24(struct md5_mb_lanes *l, size_t nblocks);

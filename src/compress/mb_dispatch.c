@@ -28,6 +28,7 @@ static const struct md5_mb_kernel k_avx512x24 = {"avx512x24", "avx512", 24, 3, m
 static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
 static const struct md5_mb_kernel k_avx512zx32 = {"avx512zx32", "avx512z", 32, 3, md5_mb_avx512zx32};
 static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 2, md5_mb_avx512zx16};
+static const struct md5_mb_kernel k_avx2x24 = {"avx2x24", "avx2", 24, 3, md5_mb_avx2x24};
 static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
 static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 2, md5_mb_avx2x8};
 #endif
@@ -96,13 +97,13 @@ static size_t list_zmm(const struct md5_mb_kernel **list, size_t n)
 }
 #endif
 
-/* The most kernels a CPU offers (x86 with AVX-512: 2 zmm, 3 ymm, 2 AVX2,
+/* The most kernels a CPU offers (x86 with AVX-512: 2 zmm, 3 ymm, 3 AVX2,
  * scalar), and the NULL that ends the list. */
-static const struct md5_mb_kernel *table[9];
+static const struct md5_mb_kernel *table[10];
 
 const struct md5_mb_kernel *const *md5_mb_kernels(void)
 {
-    const struct md5_mb_kernel *list[9];
+    const struct md5_mb_kernel *list[10];
     size_t n = 0;
 
     if (table[0])
@@ -126,6 +127,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         if (avx512 && !zmm)
             n = list_zmm(list, n);
         if (avx2) {
+            list[n++] = &k_avx2x24;
             list[n++] = &k_avx2x16;
             list[n++] = &k_avx2x8;
         }

@@ -109,9 +109,9 @@ native_mb() {
         x86_64)
             flags=" $(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1) "
             if has_flag avx512f && has_flag avx512vl; then
-                echo "avx512zx32 avx512zx16 avx512x32 avx512x24 avx512x16 avx2x16 avx2x8"
+                echo "avx512zx32 avx512zx16 avx512x32 avx512x24 avx512x16 avx2x24 avx2x16 avx2x8"
             elif has_flag avx2; then
-                echo "avx2x16 avx2x8"
+                echo "avx2x24 avx2x16 avx2x8"
             fi ;;
         aarch64) echo "neonx16 neonx8" ;;   # NEON is baseline on AArch64
     esac
