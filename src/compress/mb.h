@@ -88,6 +88,7 @@ void md5_mb_avx512zx32(struct md5_mb_lanes *l, size_t nblocks);
 #endif
 #if MD5_MB_NEON
 void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_neonx24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks);
 #endif
 

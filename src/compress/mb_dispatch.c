@@ -24,7 +24,7 @@ const uint32_t md5_mb_k[64] = {MD5_STEPS(K_OF, K_OF, K_OF, K_OF, K_OF)};
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
 #if MD5_MB_X86
 static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
-static const struct md5_mb_kernel k_avx512x24 = {"avx512x24", "avx512", 24, 3, md5_mb_avx512x24};
+static const struct md5_mb_kernel k_avx512x24 = {"avx512x24", "avx512", 24, 2, md5_mb_avx512x24};
 static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
 static const struct md5_mb_kernel k_avx512zx32 = {"avx512zx32", "avx512z", 32, 3, md5_mb_avx512zx32};
 static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 2, md5_mb_avx512zx16};
@@ -33,6 +33,7 @@ static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_
 static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 2, md5_mb_avx2x8};
 #endif
 #if MD5_MB_NEON
+static const struct md5_mb_kernel k_neonx24 = {"neonx24", "neon", 24, 7, md5_mb_neonx24};
 static const struct md5_mb_kernel k_neonx16 = {"neonx16", "neon", 16, 5, md5_mb_neonx16};
 static const struct md5_mb_kernel k_neonx8 = {"neonx8", "neon", 8, 3, md5_mb_neonx8};
 #endif
@@ -134,6 +135,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
     }
 #endif
 #if MD5_MB_NEON
+    list[n++] = &k_neonx24;
     list[n++] = &k_neonx16;
     list[n++] = &k_neonx8;
 #endif

@@ -64,4 +64,11 @@ static inline void mb_end(const struct mb_frame *f, struct md5_mb_lanes *l, unsi
         if (SETS > 3) X(3, __VA_ARGS__);                                        \
     } while (0)
 
+/* The same for up to six. */
+#define EACH6(X, ...) do {                                                      \
+        EACH4(X, __VA_ARGS__);                                                  \
+        if (SETS > 4) X(4, __VA_ARGS__);                                        \
+        if (SETS > 5) X(5, __VA_ARGS__);                                        \
+    } while (0)
+
 #endif

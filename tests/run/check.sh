@@ -113,7 +113,7 @@ native_mb() {
             elif has_flag avx2; then
                 echo "avx2x24 avx2x16 avx2x8"
             fi ;;
-        aarch64) echo "neonx16 neonx8" ;;   # NEON is baseline on AArch64
+        aarch64) echo "neonx24 neonx16 neonx8" ;;   # NEON is baseline on AArch64
     esac
 }
 
@@ -194,7 +194,7 @@ local_legs() {
 cross_legs() {
     if [ "${IMPL:-}" = portable ]; then aarch64_core=portable; else aarch64_core=aarch64; fi
     want aarch64 && CLI_SUITES=$CLI_AARCH64 cross_leg aarch64 aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu "$aarch64_core" \
-        "neonx16 neonx8"
+        "neonx24 neonx16 neonx8"
     if want s390x; then
         be_locale "$PWD/build-s390x/locale"
         OURS_LOCPATH=$PWD/build-s390x/locale OURS_LOCALEDEF=--big-endian CLI_SUITES=$CLI_PORTABLE \
