@@ -48,7 +48,7 @@ INLINE vec rotl(vec x, int s)
  * otherwise re-associates the additions and loses about 20% on one set. */
 #define PIN(x) __asm__("" : "+x"(x))
 
-#define EACH EACH4
+#define EACH EACH3
 
 /* F = d ^ (b & (c ^ d)). */
 #define F1(j, a, b, c, d, k, s) do {                                             \

@@ -48,23 +48,21 @@ static inline void mb_end(const struct mb_frame *f, struct md5_mb_lanes *l, unsi
     }
 }
 
-/* X(j, ...) for each of up to two register sets j, for the kernels that use
- * two at most (AVX2); SETS is a constant after inlining. */
+/* X(j, ...) for each register set j < SETS, for kernels of up to two, three,
+ * four or six sets (each indexes only arrays of its MAX_SETS); SETS is a
+ * constant after inlining. */
 #define EACH2(X, ...) do {                                                      \
         X(0, __VA_ARGS__);                                                      \
         if (SETS > 1) X(1, __VA_ARGS__);                                        \
     } while (0)
-
-/* The same for up to four register sets j, for the kernels that use four
- * (AVX-512, NEON). */
-#define EACH4(X, ...) do {                                                      \
-        X(0, __VA_ARGS__);                                                      \
-        if (SETS > 1) X(1, __VA_ARGS__);                                        \
+#define EACH3(X, ...) do {                                                      \
+        EACH2(X, __VA_ARGS__);                                                  \
         if (SETS > 2) X(2, __VA_ARGS__);                                        \
+    } while (0)
+#define EACH4(X, ...) do {                                                      \
+        EACH3(X, __VA_ARGS__);                                                  \
         if (SETS > 3) X(3, __VA_ARGS__);                                        \
     } while (0)
-
-/* The same for up to six. */
 #define EACH6(X, ...) do {                                                      \
         EACH4(X, __VA_ARGS__);                                                  \
         if (SETS > 4) X(4, __VA_ARGS__);                                        \
