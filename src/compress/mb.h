@@ -78,8 +78,8 @@ void md5_mb_get_lane(const struct md5_mb_lanes *l, unsigned lane, uint32_t state
 void md5_mb_scalar(struct md5_mb_lanes *l, size_t nblocks);
 #if MD5_MB_X86
 void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks);
-void md5_mb_avx2x24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx2x24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks);
@@ -88,8 +88,8 @@ void md5_mb_avx512zx32(struct md5_mb_lanes *l, size_t nblocks);
 #endif
 #if MD5_MB_NEON
 void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks);
-void md5_mb_neonx24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_neonx16(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_neonx24(struct md5_mb_lanes *l, size_t nblocks);
 #endif
 
 #endif

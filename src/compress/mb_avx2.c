@@ -6,8 +6,9 @@
  * latency; a second, independent set fills the gaps, and a third fills
  * them further: 24 lanes cost 0.38-0.40 cycles/byte on Zen 4 against 0.44
  * for 16 (llvm-mca: 5-18% less a byte on znver2/3, haswell, skylake,
- * alderlake), though 12 state vectors leave gcc few registers to spare.  The transposition (a block ahead, the words
- * read from memory by the adds) is mb_ymm.h's, the block loop mb_loop.h's.
+ * alderlake), though 12 state vectors leave gcc few registers to spare.
+ * The transposition (a block ahead, the words read from memory by the adds)
+ * is mb_ymm.h's, the block loop mb_loop.h's.
  *
  * Only these functions are compiled for AVX2 (target attribute), so the rest
  * of the program runs anywhere; md5_mb_kernels lists them only when cpuid and
