@@ -214,7 +214,9 @@ static int gather_locked(struct hasher *h)
                 i--;   /* T ended: another task moved into lane i */
         }
     }
-    while (lanes_free(&h->lanes) > 0 &&
+    /* A task that ended above (a read that failed) left its lane but holds
+     * its slot until the next lock: a free lane needs a free slot too. */
+    while (h->free_tasks && lanes_free(&h->lanes) > 0 &&
            flow_take_locked(&in, &fd, &size, &name, h->lanes.used == 0, &h->sleeper)) {
         t = h->free_tasks;
         h->free_tasks = t->next;
