@@ -227,5 +227,6 @@ int main(int argc, char **argv)
     test_guard_page();
     mb_tests(random_msg, RANDOM_LEN);
     lanes_tests(random_msg, RANDOM_LEN);
+    hasher_tests(random_msg, RANDOM_LEN);
     return tests_failed() ? 1 : 0;
 }

@@ -41,4 +41,7 @@ void mb_tests(const unsigned char *data, size_t len);
 /* The lane scheduler (src/lanes.c) against md5.c (lanes_tests.c). */
 void lanes_tests(const unsigned char *data, size_t len);
 
+/* The hasher (src/hasher.c) through a scripted flow (hasher_tests.c). */
+void hasher_tests(const unsigned char *data, size_t len);
+
 #endif
