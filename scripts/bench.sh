@@ -31,7 +31,8 @@
 #           (twice, to show the spread), cat; hashing and -c.  The reads that
 #           fall in the set's files (filefrag) are replayed in the order the
 #           device completed them on a spinning disk: seeks x SEEK_MS +
-#           bytes / MBPS.  Needs root; prints "# SKIP disk: why" otherwise
+#           bytes / MBPS.  Needs root (which mounts tracefs if it is not);
+#           prints "# SKIP disk: why" otherwise
 #   occupancy  the lanes' occupancy on the sets (warm): blocks hashed over
 #           lane-blocks the kernels ran (MD5SUM_ENGINE_STATS), hashing with
 #           all CPUs and --jobs=1, BENCH_RUNS runs each, median
@@ -429,6 +430,10 @@ section_disk() {
     if [ "$(id -u)" -ne 0 ]; then
         echo "# SKIP disk: tracing block requests needs root"
         return
+    fi
+    # A fresh machine may have tracefs unmounted: root mounts it where asked.
+    if [ ! -d "$TRACEFS/events" ] && [ -d "$TRACEFS" ]; then
+        mount -t tracefs nodev "$TRACEFS" 2>/dev/null && echo "# mounted tracefs on $TRACEFS"
     fi
     if [ ! -d "$TRACEFS/events/block/block_rq_complete" ]; then
         echo "# SKIP disk: no $TRACEFS/events/block/block_rq_complete (mount tracefs, or TRACEFS=DIR)"
