@@ -305,7 +305,8 @@ static void test_groups(void)
 }
 
 /* make check EXPECT_MB="avx2x16 ...": each named kernel must be available,
- * so a probe that silently falls back to scalar fails. */
+ * so a probe that silently falls back to scalar fails; EXPECT_MB_FIRST: the
+ * one picked for full lanes, so a lost preference fails too. */
 static void test_expected_kernels(void)
 {
     const char *want = getenv("EXPECT_MB");
@@ -327,6 +328,11 @@ static void test_expected_kernels(void)
         }
         report(missing == 0, "mb kernels include the expected \"%s\"", want);
     }
+    want = getenv("EXPECT_MB_FIRST");
+    if (want && *want)
+        report(strcmp(md5_mb_pick(MD5_MB_MAX_LANES)->name, want) == 0,
+               "mb: the kernel picked for full lanes is the expected %s (%s)", want,
+               md5_mb_pick(MD5_MB_MAX_LANES)->name);
 }
 
 void mb_tests(const unsigned char *data, size_t len)
