@@ -72,6 +72,8 @@ TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/
            $(B)/tests/lanes_tests.o $(B)/lanes.o $(B)/tests/hasher_tests.o $(B)/hasher.o
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
+# The flow with the real one (md5test's hasher tests make their own up).
+FLOW_TEST_OBJ = $(B)/tests/flowtest.o $(B)/tests/testlib.o $(B)/flow.o
 
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
@@ -84,6 +86,9 @@ $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
 
 $(B)/md5test: $(TEST_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CORE_OBJ) $(LDLIBS)
+
+$(B)/flowtest: $(FLOW_TEST_OBJ) $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(FLOW_TEST_OBJ) $(CORE_OBJ) $(LDLIBS)
 
 $(B)/%.o: src/%.c $(B)/%.d
 	@mkdir -p $(@D)
@@ -118,7 +123,7 @@ $(B)/ref/%.o: tests/ref/%.c $(B)/ref/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-check: $(B)/md5sum $(B)/md5test $(B)/fault_preload.so
+check: $(B)/md5sum $(B)/md5test $(B)/flowtest $(B)/fault_preload.so
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) SANITIZE=$(SANITIZE) tests/run/check.sh
 
 # libFuzzer targets (tests/fuzz): everything but main.c, plus the textbook
@@ -176,7 +181,7 @@ clean:
 # fuzz targets.  Each object also depends on its .d, which no rule makes
 # (the compiler writes it): an object built before dependencies were
 # generated has none, and is rebuilt once.
-DEP = $(patsubst %.o,%.d,$(sort $(CLI_OBJ) $(CORE_OBJ) $(TEST_OBJ) $(MB_BENCH_OBJ) $(FUZZ_LIB) \
+DEP = $(patsubst %.o,%.d,$(sort $(CLI_OBJ) $(CORE_OBJ) $(TEST_OBJ) $(FLOW_TEST_OBJ) $(MB_BENCH_OBJ) $(FUZZ_LIB) \
 	$(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%.o)))
 $(DEP):
 -include $(wildcard $(DEP))

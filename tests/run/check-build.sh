@@ -17,7 +17,7 @@ for cc in gcc clang; do
     fi
     # SANITIZE= : these are the plain builds, even under make check SANITIZE=1.
     if env -u MAKEFLAGS "$MAKE" -s B="$tmp/$cc" CC="$cc" CFLAGS="-O2 -Werror" SANITIZE= \
-            "$tmp/$cc/md5sum" "$tmp/$cc/md5test" > "$tmp/$cc.log" 2>&1; then
+            "$tmp/$cc/md5sum" "$tmp/$cc/md5test" "$tmp/$cc/flowtest" > "$tmp/$cc.log" 2>&1; then
         echo "ok - $cc builds with -Wall -Wextra -Wpedantic ... -Werror"
     else
         echo "not ok - $cc builds with -Wall -Wextra -Wpedantic ... -Werror"

@@ -37,19 +37,27 @@ trap 'rm -f "$results"' EXIT
 
 note() { echo "$*" | tee -a "$results"; }
 
+# run_tap BUILD_DIR WRAPPER PROGRAM ARGS...: a C test program's TAP lines;
+# a crash, or a sanitizer stopping it, ends it with no "not ok": one is added.
+run_tap() {
+    dir=$1 wrapper=$2 prog=$3
+    shift 3
+    # shellcheck disable=SC2086  # the wrapper is a command line
+    $wrapper "$dir/$prog" "$@" > "$dir/$prog.tap"
+    rc=$?
+    cat "$dir/$prog.tap"
+    if [ "$rc" != 0 ] && ! grep -q '^not ok' "$dir/$prog.tap"; then
+        echo "not ok - core tests: $prog ended with status $rc before reporting a failure"
+    fi
+}
+
 core_tests() { # BUILD_DIR WRAPPER
     if EXEC_WRAPPER=$2 tests/run/gen-vectors.sh "$1/md5test" "$1/vectors" "$1/vectors.txt"; then
-        # shellcheck disable=SC2086  # the wrapper is a command line
-        $2 "$1/md5test" check "$1/vectors" "$1/vectors.txt" > "$1/core.tap"
-        rc=$?
-        cat "$1/core.tap"
-        # A crash, or a sanitizer stopping the driver, ends it with no "not ok".
-        if [ "$rc" != 0 ] && ! grep -q '^not ok' "$1/core.tap"; then
-            echo "not ok - core tests: md5test ended with status $rc before reporting a failure"
-        fi
+        run_tap "$1" "$2" md5test check "$1/vectors" "$1/vectors.txt"
     else
         echo "not ok - core tests: reference digests could not be generated"
     fi
+    run_tap "$1" "$2" flowtest
 }
 
 # The CLI suites of a leg: every one, the threaded ones, the portable ones.
@@ -156,7 +164,7 @@ cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE EXPECTED-MB [QEMU-ARGS]
     fi
     dir=build-$1
     if ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B="$dir" CC="$2" CFLAGS="${CFLAGS:--O2} -Werror" \
-            ${IMPL:+IMPL=$IMPL} SANITIZE= "$dir/md5sum" "$dir/md5test"; then
+            ${IMPL:+IMPL=$IMPL} SANITIZE= "$dir/md5sum" "$dir/md5test" "$dir/flowtest"; then
         note "not ok - $1 cross build with -Werror failed"
         return
     fi
@@ -205,7 +213,7 @@ local_legs() {
         if ! command -v clang >/dev/null 2>&1; then
             note "not ok - tsan leg not run: clang is missing (apt-get install clang)"
         elif ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B=build-tsan CC=clang SANITIZE=thread \
-                build-tsan/md5sum build-tsan/md5test build-tsan/fault_preload.so; then
+                build-tsan/md5sum build-tsan/md5test build-tsan/flowtest build-tsan/fault_preload.so; then
             note "not ok - tsan leg: the ThreadSanitizer build failed"
         else
             MD5SUM_SANITIZED=1 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" CLI_SUITES=$CLI_THREADS \
