@@ -1,10 +1,11 @@
-/* flowtest: the flow (src/flow.c) driven from one thread, the test playing the
- * caller (adding inputs, taking results), the reader (its reads, made up)
- * and one hasher: once a hasher's read finds the storage must be waited
- * for, the run is cold, and the storage must see one stream, as GNU
+/* flowtest: the flow (src/flow.c) driven from one thread, the test playing
+ * the caller (adding inputs, taking results), the reader (its reads, made
+ * up) and one hasher.  Once a hasher's read finds the storage must be
+ * waited for, the run is cold, and the storage must see one stream, as GNU
  * md5sum's: every input read by the reader, in input order, each front to
- * back, once; and the reader runs ahead as far as its buffers go, never
- * into those left to the hashers. */
+ * back, once; the reader runs ahead as far as its buffers go, never into
+ * those left to the hashers.  Once the reader finds inputs in memory again,
+ * a few in a row, the run is warm, and the hasher reads for itself. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,104 +16,151 @@
 #define N_BUFS 24
 #define RESERVE 4   /* buffers left to the hashers' own reads */
 
-struct seen {
-    size_t in;
-    off_t off;
-};
+#define MAX_SEEN 96
+
+static struct {
+    struct flow_sleeper hasher;
+    size_t seen_in[MAX_SEEN], n_seen;   /* the reader's reads, in order */
+    off_t seen_off[MAX_SEEN];
+    int held, most_held;               /* the reader's buffers not yet hashed */
+    int hasher_reads, bad;
+} t;
 
 static off_t size_of(size_t i)
 {
     return (off_t)(CHUNK * (i % 3 + 3) + (i % 2 ? CHUNK / 2 : 0));   /* 3 to 5.5 chunks */
 }
 
-/* A program of its own: md5test links hasher_tests.c, whose flow is
- * made up. */
-int main(void)
+/* The hasher's turn with input IN: take the reader's chunks, or read a
+ * chunk itself when told to; tell the flow when IN is done. */
+static void hash_locked(size_t in)
 {
-    struct flow_sleeper hasher;
-    struct seen seen[96];
-    size_t n_seen = 0, taken[N_IN], n_taken = 0, in, i, head = 0;
-    int fd, held = 0, most_held = 0, hasher_reads = 0, results = 0, rounds, bad = 0;
+    struct chunk *c;
+    struct result res;
+    off_t off;
+    int err, final = 0;
+    enum flow_next next;
+
+    while (!final && (next = flow_next_locked(in, &c, &off, &err)) == FLOW_CHUNK) {
+        final = c->final;
+        flow_unbuf_locked(c, 0);
+        t.held--;
+    }
+    if (!final && next == FLOW_READ && (c = flow_buf_locked()) != NULL) {
+        off_t len = size_of(in) - off < (off_t)CHUNK ? size_of(in) - off : (off_t)CHUNK;
+
+        t.hasher_reads++;
+        final = off + len == size_of(in);
+        flow_read_locked(in, off + len, final, 0, 0);
+        flow_unbuf_locked(c, 1);
+    }
+    if (final) {
+        memset(&res, 0, sizeof res);
+        res.hashed = (uintmax_t)size_of(in);
+        flow_done_locked(in, &res);
+    }
+}
+
+/* Inputs FIRST .. FIRST + N - 1 added, then the reader, the hasher (from
+ * the third round on, so that the reader runs ahead as far as it may) and
+ * the caller take turns until every result is out.  COLD: the hasher's
+ * first read finds the storage must be waited for.  CACHED: what the
+ * reader's first read of each input finds.  Returns the results out. */
+static int run(size_t first, size_t n, int cold, int cached)
+{
+    size_t taken[MAX_SEEN], n_taken = 0, head = first, in, i;
+    int fd, rounds, results = 0;
     off_t size, off;
     const char *name;
 
-    memset(&hasher, 0, sizeof hasher);
-    if (flow_init(N_BUFS, RESERVE, (size_t)1 << 20) != 0) {
-        report(0, "flow: no memory for %d buffers", N_BUFS);
-        return 1;
+    for (i = first; i < first + n; i++)   /* descriptors the flow only hands on */
+        t.bad += !flow_room() || !flow_add(100 + (int)i, size_of(i), NULL, &in) || in != i;
+    if (cold) {
+        flow_lock();
+        t.bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first;
+        taken[n_taken++] = in;
+        t.bad += flow_next_locked(in, &(struct chunk *){NULL}, &off, &(int){0}) != FLOW_READ;
+        flow_read_locked(in, 0, 0, 0, 1);
+        flow_unlock();
     }
-    for (i = 0; i < N_IN; i++)   /* descriptors the flow only hands on */
-        bad += !flow_room() || !flow_add(100 + (int)i, size_of(i), NULL, &in) || in != i;
-    /* The hasher takes the first input; its read would wait: cold. */
-    flow_lock();
-    bad += !flow_take_locked(&in, &fd, &size, &name, 0, &hasher) || in != 0;
-    taken[n_taken++] = in;
-    bad += flow_next_locked(0, &(struct chunk *){NULL}, &off, &(int){0}) != FLOW_READ;
-    flow_read_locked(0, 0, 0, 0, 1);
-    flow_unlock();
-    for (rounds = 0; rounds < 1000 && results < N_IN; rounds++) {
+    for (rounds = 0; rounds < 1000 && results < (int)n; rounds++) {
         struct flow_read r;
         struct result res;
 
-        /* The reader: as many reads as it may make now. */
-        while (n_seen < sizeof seen / sizeof seen[0] && flow_reader_next(&r)) {
-            seen[n_seen].in = r.in;
-            seen[n_seen++].off = r.off;
+        while (t.n_seen < MAX_SEEN && flow_reader_next(&r)) {
+            t.seen_in[t.n_seen] = r.in;
+            t.seen_off[t.n_seen++] = r.off;
             r.c->off = r.off;
             r.c->len = (size_t)(r.size - r.off < (off_t)CHUNK ? r.size - r.off : (off_t)CHUNK);
             r.c->final = r.off + (off_t)r.c->len == r.size;
-            flow_reader_put(&r, 0, 0, r.first ? 0 : -1);   /* not in memory */
-            most_held = ++held > most_held ? held : most_held;
+            flow_reader_put(&r, 0, 0, r.first ? cached : -1);
+            t.most_held = ++t.held > t.most_held ? t.held : t.most_held;
         }
-        /* The hasher, from the third round on (so that the reader runs
-         * ahead as far as it may): each input's chunks, its end, and the
-         * next inputs. */
         flow_lock();
-        for (i = 0; i < n_taken && rounds > 1; i++) {
-            struct chunk *c;
-            int err;
-            enum flow_next next;
-
-            while ((next = flow_next_locked(taken[i], &c, &off, &err)) == FLOW_CHUNK) {
-                int final = c->final;
-
-                flow_unbuf_locked(c, 0);
-                held--;
-                if (final) {
-                    memset(&res, 0, sizeof res);
-                    res.hashed = (uintmax_t)size_of(taken[i]);
-                    flow_done_locked(taken[i], &res);
-                    break;
-                }
-            }
-            hasher_reads += next == FLOW_READ;
-        }
-        while (n_taken < N_IN && flow_take_locked(&in, &fd, &size, &name, 0, &hasher))
+        for (i = 0; i < n_taken && rounds > 1; i++)
+            hash_locked(taken[i]);
+        while (n_taken < n && flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher))
             taken[n_taken++] = in;
         flow_unlock();
-        /* The caller: results in order. */
-        while (head < N_IN && flow_result(head, &res, &fd, &size) == 1) {
-            bad += res.hashed != (uintmax_t)size_of(head);
+        while (head < first + n && flow_result(head, &res, &fd, &size) == 1) {
+            t.bad += res.hashed != (uintmax_t)size_of(head);
             head++;
             results++;
         }
     }
-    /* One stream: every input in order, each chunk once, front to back. */
-    for (i = 0, in = 0, off = 0; i < n_seen; i++) {
-        if (seen[i].in != in) {
-            bad += off < size_of(in) || seen[i].in != in + 1 || seen[i].off != 0;
-            in = seen[i].in;
+    return results;
+}
+
+/* The reader's reads from the Kth on: one stream, input after input from
+ * FIRST to LAST, each chunk once, front to back.  Returns what is wrong. */
+static int one_stream(size_t k, size_t first, size_t last)
+{
+    size_t in = first;
+    off_t off = 0;
+    int bad = 0;
+
+    for (; k < t.n_seen; k++) {
+        if (t.seen_in[k] != in) {
+            bad += off < size_of(in) || t.seen_in[k] != in + 1 || t.seen_off[k] != 0;
+            in = t.seen_in[k];
             off = 0;
         }
-        bad += seen[i].off != off;
+        bad += t.seen_off[k] != off;
         off += (off_t)CHUNK;
     }
-    bad += in != N_IN - 1 || off < size_of(in);
-    report(bad == 0 && results == N_IN && hasher_reads == 0 && most_held == N_BUFS - RESERVE,
+    return bad + (in != last || off < size_of(in));
+}
+
+/* A program of its own: md5test links hasher_tests.c, whose flow is
+ * made up. */
+int main(void)
+{
+    struct flow_stats st;
+    uintmax_t all;
+    size_t k;
+    int results;
+
+    if (flow_init(N_BUFS, RESERVE, (size_t)1 << 20) != 0) {
+        report(0, "flow: no memory for %d buffers", N_BUFS);
+        return 1;
+    }
+    results = run(0, N_IN, 1, 0);
+    report(results == N_IN && t.bad == 0 && one_stream(0, 0, N_IN - 1) == 0 &&
+               t.hasher_reads == 0 && t.most_held == N_BUFS - RESERVE,
            "flow: a cold run reads every input by the reader, in order, each front to back, once, "
            "and runs ahead as far as its buffers go (%zu reads, %d results of %d, %d asked of the "
            "hasher, at most %d buffers held, of %d)",
-           n_seen, results, N_IN, hasher_reads, most_held, N_BUFS - RESERVE);
+           t.n_seen, results, N_IN, t.hasher_reads, t.most_held, N_BUFS - RESERVE);
+    /* Then inputs in memory again: a few found so by the reader in a row,
+     * and the run is warm: the hasher reads the rest itself. */
+    k = t.n_seen;
+    results = run(N_IN, N_IN, 0, 1);
+    flow_hashed((size_t)-1, &all, &st);
+    report(results == N_IN && t.bad == 0 && st.warm == 1 && t.hasher_reads > 0 &&
+               one_stream(k, N_IN, t.seen_in[t.n_seen - 1]) == 0,
+           "flow: a cold run turns warm once inputs are found in memory: the hasher reads the rest "
+           "(%d results of %d, %lu turns warm, %d asked of the hasher)",
+           results, N_IN, st.warm, t.hasher_reads);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
