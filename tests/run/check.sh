@@ -112,11 +112,11 @@ leg() { # NAME BUILD_DIR WRAPPER
 # The lane kernels the native CPU must offer (md5test fails when a named one
 # is missing, so a CPU probe that falls back to scalar is caught): the widest
 # that /proc/cpuinfo reports, by the names in src/compress/mb_dispatch.c.
-has_flag() { case $flags in *" $1 "*) return 0 ;; esac; return 1; }
+cpuinfo() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo 2>/dev/null | head -n 1; }
+has_flag() { case " $(cpuinfo flags) " in *" $1 "*) return 0 ;; esac; return 1; }
 native_mb() {
     case $(uname -m) in
         x86_64)
-            flags=" $(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1) "
             if has_flag avx512f && has_flag avx512vl; then
                 echo "avx512zx32 avx512zx16 avx512x32 avx512x24 avx512x16 avx2x24 avx2x16 avx2x8"
             elif has_flag avx2; then
@@ -132,9 +132,7 @@ native_mb() {
 native_mb_first() {
     case $(uname -m) in
         x86_64)
-            flags=" $(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1) "
-            vendor=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-            family=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+            vendor=$(cpuinfo vendor_id) family=$(cpuinfo 'cpu family')
             if has_flag avx512f && has_flag avx512vl; then
                 if [ "$vendor" = GenuineIntel ]; then
                     if has_flag avx512_vbmi2; then echo avx512zx32; else echo avx512x32; fi
@@ -151,8 +149,7 @@ native_mb_first() {
 # A cross leg: build out of tree with the cross compiler (warnings are
 # errors), run under qemu.  EXPECTED-MB: the lane kernels the target must
 # offer (qemu-user's CPU, not the host's), the one it must pick for full
-# lanes first.  QEMU-ARGS are added to qemu's
-# command line.
+# lanes first.  QEMU-ARGS are added to qemu's command line.
 cross_leg() { # NAME GCC QEMU SYSROOT EXPECTED-CORE EXPECTED-MB [QEMU-ARGS]
     if ! command -v "$2" >/dev/null 2>&1 || ! command -v "$3" >/dev/null 2>&1; then
         if [ "${REQUIRE_CROSS:-0}" = 1 ]; then
