@@ -32,8 +32,8 @@ static off_t size_of(size_t i)
 }
 
 /* The hasher's turn with input IN: take the reader's chunks, or read a
- * chunk itself when told to; tell the flow when IN is done. */
-static void hash_locked(size_t in)
+ * chunk itself when told to; tell the flow when IN is done (1). */
+static int hash_locked(size_t in)
 {
     struct chunk *c;
     struct result res;
@@ -59,6 +59,7 @@ static void hash_locked(size_t in)
         res.hashed = (uintmax_t)size_of(in);
         flow_done_locked(in, &res);
     }
+    return final;
 }
 
 /* Inputs FIRST .. FIRST + N - 1 added, then the reader, the hasher (from
@@ -69,6 +70,7 @@ static void hash_locked(size_t in)
 static int run(size_t first, size_t n, int cold, int cached)
 {
     size_t taken[MAX_SEEN], n_taken = 0, head = first, in, i;
+    int over[MAX_SEEN] = {0};   /* by position in TAKEN */
     int fd, rounds, results = 0;
     off_t size, off;
     const char *name;
@@ -98,7 +100,7 @@ static int run(size_t first, size_t n, int cold, int cached)
         }
         flow_lock();
         for (i = 0; i < n_taken && rounds > 1; i++)
-            hash_locked(taken[i]);
+            over[i] = over[i] || hash_locked(taken[i]);
         while (n_taken < n && flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher))
             taken[n_taken++] = in;
         flow_unlock();
