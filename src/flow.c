@@ -20,7 +20,6 @@ VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_
                         * until there is enough to fill its lanes (20,000
                         * small files: 1,400 context switches, 13,000 with
                         * 4); fewer wait until the caller does (flow_wait) */
-#define AHEAD_WARM 8   /* chunks read ahead of a lone warm input's hasher */
 #define WARM_AGAIN 4   /* inputs found in memory in a row: no longer cold */
 
 struct input {

@@ -27,6 +27,8 @@
 #define CHUNK ((size_t)128 << 10)   /* bytes read at once: half the buffers of
                                      * 256 KiB, as fast or faster (media folder
                                      * 0.95, docs/PERFORMANCE.md) */
+#define AHEAD_WARM 8                /* chunks the reader reads ahead of a lone
+                                     * warm input's hasher */
 
 /* A buffer, CHUNK bytes and room for a block more (a read may find a file
  * grown, source.h) and the padding; once read, what it holds of an input. */

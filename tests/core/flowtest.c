@@ -5,7 +5,8 @@
  * md5sum's: every input read by the reader, in input order, each front to
  * back, once; the reader runs ahead as far as its buffers go, never into
  * those left to the hashers.  Once the reader finds inputs in memory again,
- * a few in a row, the run is warm, and the hasher reads for itself. */
+ * a few in a row, the run is warm, and the hasher reads for itself; but an
+ * input alone in its hasher's lanes the reader reads a few chunks ahead. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,7 @@
 #define N_BUFS 24
 #define RESERVE 4   /* buffers left to the hashers' own reads */
 
-#define MAX_SEEN 96
+#define MAX_SEEN 128
 
 static struct {
     struct flow_sleeper hasher;
@@ -26,8 +27,12 @@ static struct {
     int hasher_reads, bad;
 } t;
 
+#define LONE (2 * N_IN)   /* the input alone in the last run */
+
 static off_t size_of(size_t i)
 {
+    if (i == LONE)
+        return (off_t)(CHUNK * 20);
     return (off_t)(CHUNK * (i % 3 + 3) + (i % 2 ? CHUNK / 2 : 0));   /* 3 to 5.5 chunks */
 }
 
@@ -66,8 +71,10 @@ static int hash_locked(size_t in)
  * the third round on, so that the reader runs ahead as far as it may) and
  * the caller take turns until every result is out.  COLD: the hasher's
  * first read finds the storage must be waited for.  CACHED: what the
- * reader's first read of each input finds.  Returns the results out. */
-static int run(size_t first, size_t n, int cold, int cached)
+ * reader's first read of each input finds.  ALONE: what the hasher tells
+ * the flow as it takes an input (no other in its lanes).  Returns the
+ * results out. */
+static int run(size_t first, size_t n, int cold, int cached, int alone)
 {
     size_t taken[MAX_SEEN], n_taken = 0, head = first, in, i;
     int over[MAX_SEEN] = {0};   /* by position in TAKEN */
@@ -101,7 +108,7 @@ static int run(size_t first, size_t n, int cold, int cached)
         flow_lock();
         for (i = 0; i < n_taken && rounds > 1; i++)
             over[i] = over[i] || hash_locked(taken[i]);
-        while (n_taken < n && flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher))
+        while (n_taken < n && flow_take_locked(&in, &fd, &size, &name, alone, &t.hasher))
             taken[n_taken++] = in;
         flow_unlock();
         while (head < first + n && flow_result(head, &res, &fd, &size) == 1) {
@@ -140,13 +147,13 @@ int main(void)
     struct flow_stats st;
     uintmax_t all;
     size_t k;
-    int results;
+    int results, reads;
 
     if (flow_init(N_BUFS, RESERVE, (size_t)1 << 20) != 0) {
         report(0, "flow: no memory for %d buffers", N_BUFS);
         return 1;
     }
-    results = run(0, N_IN, 1, 0);
+    results = run(0, N_IN, 1, 0, 0);
     report(results == N_IN && t.bad == 0 && one_stream(0, 0, N_IN - 1) == 0 &&
                t.hasher_reads == 0 && t.most_held == N_BUFS - RESERVE,
            "flow: a cold run reads every input by the reader, in order, each front to back, once, "
@@ -156,13 +163,24 @@ int main(void)
     /* Then inputs in memory again: a few found so by the reader in a row,
      * and the run is warm: the hasher reads the rest itself. */
     k = t.n_seen;
-    results = run(N_IN, N_IN, 0, 1);
+    results = run(N_IN, N_IN, 0, 1, 0);
     flow_hashed((size_t)-1, &all, &st);
     report(results == N_IN && t.bad == 0 && st.warm == 1 && t.hasher_reads > 0 &&
                one_stream(k, N_IN, t.seen_in[t.n_seen - 1]) == 0,
            "flow: a cold run turns warm once inputs are found in memory: the hasher reads the rest "
            "(%d results of %d, %lu turns warm, %d asked of the hasher)",
            results, N_IN, st.warm, t.hasher_reads);
+    /* Warm, an input alone in its hasher's lanes: the reader reads it a
+     * few chunks ahead, so that the hasher only hashes. */
+    k = t.n_seen;
+    reads = t.hasher_reads;
+    t.most_held = t.held = 0;
+    results = run(LONE, 1, 0, 1, 1);
+    report(results == 1 && t.bad == 0 && t.hasher_reads == reads && t.most_held == AHEAD_WARM &&
+               one_stream(k, LONE, LONE) == 0,
+           "flow: warm, an input alone in its hasher's lanes is read by the reader, %d chunks "
+           "ahead (%zu reads, %d asked of the hasher, at most %d chunks ahead)",
+           AHEAD_WARM, t.n_seen - k, t.hasher_reads - reads, t.most_held);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
