@@ -6,7 +6,9 @@
  * back, once; the reader runs ahead as far as its buffers go, never into
  * those left to the hashers.  Once the reader finds inputs in memory again,
  * a few in a row, the run is warm, and the hasher reads for itself; but an
- * input alone in its hasher's lanes the reader reads a few chunks ahead. */
+ * input alone in its hasher's lanes the reader reads a few chunks ahead.
+ * Inputs go back to the caller untouched when it asks, or when a hasher
+ * hands them back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +142,43 @@ static int one_stream(size_t k, size_t first, size_t last)
     return bad + (in != last || off < size_of(in));
 }
 
+/* Warm: an input no one has taken goes back to the caller when it asks
+ * (it hashes a small last input itself rather than wake a hasher); one a
+ * hasher took does not.  And one a hasher took by name and handed back
+ * (only the caller may open it) comes back as the caller's, unread.
+ * Inputs from FIRST on; returns what is wrong. */
+static int take_and_hand_back(size_t first)
+{
+    struct result res;
+    struct flow_read r;
+    size_t in;
+    int fd, bad = 0;
+    off_t size;
+    const char *name;
+
+    bad += !flow_add(200, 100, NULL, &in) || in != first || !flow_take_back(first);
+    bad += !flow_add(201, 100, NULL, &in) || in != first + 1;
+    flow_lock();
+    bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first + 1;
+    flow_unlock();
+    bad += flow_take_back(first + 1);
+    flow_lock();
+    memset(&res, 0, sizeof res);
+    res.hashed = 100;
+    flow_done_locked(first + 1, &res);
+    flow_unlock();
+    bad += flow_result(first + 1, &res, &fd, &size) != 1 || res.hashed != 100;
+    bad += !flow_add(-1, -1, "name", &in) || in != first + 2;
+    flow_lock();
+    bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first + 2 || fd != -1 ||
+           !name || strcmp(name, "name") != 0;
+    flow_opened_locked(first + 2, -1, -1, 1);
+    flow_unlock();
+    bad += flow_reader_next(&r);
+    bad += flow_result(first + 2, &res, &fd, &size) != 2 || fd != -1;
+    return bad;
+}
+
 /* A program of its own: md5test links hasher_tests.c, whose flow is
  * made up. */
 int main(void)
@@ -181,6 +220,9 @@ int main(void)
            "flow: warm, an input alone in its hasher's lanes is read by the reader, %d chunks "
            "ahead (%zu reads, %d asked of the hasher, at most %d chunks ahead)",
            AHEAD_WARM, t.n_seen - k, t.hasher_reads - reads, t.most_held);
+    k = (size_t)take_and_hand_back(LONE + 1);
+    report(k == 0, "flow: warm, an input no one took goes back to the caller when asked, one a "
+           "hasher took does not, and one a hasher hands back comes back unread (%zu wrong)", k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
