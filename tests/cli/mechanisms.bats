@@ -167,11 +167,14 @@ cpus() { nproc; }
     done
     same 'md5sum -c l*'
     stats -j2 -c l*
-    # Each list's a file (3000 bytes) is taken back and hashed plainly; its
-    # b (over 64 KiB) is left to the lanes (read by a hasher or the reader).
-    [ "$TAKEN_BACK" = 30 ]
-    [ "$PLAIN" = 30 ]
-    [ $((READER + HASHERS)) = $((30 * 70000)) ]
+    # Each list's a file (3000 bytes) is taken back and hashed plainly, unless
+    # a hasher still awake took it first (one list in ten runs or so, more
+    # on a busy machine: a woken hasher may run late); its b (over 64 KiB)
+    # is left to the lanes (read by a hasher or the reader).  Without the
+    # mechanism, none is taken back.
+    [ "$TAKEN_BACK" -ge 25 ]
+    [ "$PLAIN" = "$TAKEN_BACK" ]
+    [ $((READER + HASHERS)) = $(((30 - TAKEN_BACK) * 3000 + 30 * 70000)) ]
 }
 
 @test "out of descriptors: an early open waits for one of ours to close, as GNU gets its own" {
