@@ -64,6 +64,9 @@ cpus() { nproc; }
     [ "$PLAIN" = 0 ]
     [ "$READER" = 20000000 ]
     [ "$HASHERS" = 0 ]
+    # Given to the reader as it is taken, alone: its hasher never asked the
+    # storage for it (it would, and find it cold, if left to read it).
+    [ "$LATER" = 0 ]
 }
 
 @test "a lone file from 1 MiB in the page cache, whatever its size: mapped, no thread started" {
@@ -134,6 +137,23 @@ cpus() { nproc; }
     [ $((LANE_HASHED * 64)) -ge $((64 * 100000)) ]
     [ "$LANE_HASHED" -le "$LANE_OFFERED" ]
     [ $((LANE_HASHED * 10)) -ge $((LANE_OFFERED * 9)) ]
+}
+
+@test "the lanes' occupancy counts the idle lanes of a kernel wider than the inputs in flight" {
+    files 3 1000000
+    warm f*
+    same 'md5sum f*'
+    stats -j1 f*
+    [ "$HASHERS" = $((3 * 1000000)) ]
+    # Every block of the three (and their padding) went through the lanes.
+    [ "$LANE_HASHED" = $((3 * (1000000 / 64 + 1))) ]
+    # Three in flight run on a kernel of 8 lanes or more, or on the MD5 core
+    # alone (one lane a message) where there are no lane kernels.
+    if "$MD5SUM" --version | grep -q '^Many-file lane kernels: none'; then
+        [ "$LANE_OFFERED" = "$LANE_HASHED" ]
+    else
+        [ $((LANE_HASHED * 2)) -lt "$LANE_OFFERED" ]
+    fi
 }
 
 @test "no more hashers than CPUs, whatever -j asks" {
