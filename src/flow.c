@@ -32,6 +32,7 @@ struct input {
     size_t queued;
     uintmax_t reader_bytes;
     struct flow_sleeper *owner;    /* its hasher */
+    off_t counted;                 /* of its size, in its owner's bytes */
     int done, handed;              /* done; or handed back unhashed */
     struct result r;
 };
@@ -52,7 +53,8 @@ static struct {
     unsigned warm_run;
     uintmax_t hashed;
     struct flow_stats stats;
-    struct flow_sleeper *asleep;
+    struct flow_sleeper *asleep, *takers;
+    uintmax_t sized_bytes, sized;  /* the sizes learnt as inputs were taken */
 } f;
 
 static struct input *at(size_t i)
@@ -117,6 +119,7 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom)
 
 void flow_end(void)
 {
+    f.takers = NULL;
     munmap(f.map, f.map_len);
     free(f.chunks);
     free(f.in);
@@ -181,15 +184,50 @@ static int takeable_locked(void)
     return f.take < f.tail && !f.stopping && (!f.cold || x->first || x->ended || x->fd < 0);
 }
 
-/* Wake a sleeping hasher with room, if there is an input to take. */
+/* Wake the sleeping hasher with room that holds the fewest bytes, if
+ * there is an input to take. */
 static void wake_taker_locked(void)
 {
-    struct flow_sleeper *s = f.asleep;
+    struct flow_sleeper *s, *best = NULL;
 
-    while (s && !s->room)
-        s = s->next;
-    if (s && takeable_locked())
-        wake_locked(s);
+    for (s = f.asleep; s; s = s->next)
+        if (s->room && (!best || s->bytes < best->bytes))
+            best = s;
+    if (best && takeable_locked())
+        wake_locked(best);
+}
+
+/* SIZE, a size just learnt; or (-1, an input not yet opened) the mean of
+ * those learnt so far, as a guess. */
+static off_t learn_locked(off_t size)
+{
+    if (size < 0)
+        return f.sized ? (off_t)(f.sized_bytes / f.sized) : 0;
+    f.sized_bytes += (uintmax_t)size;
+    f.sized++;
+    return size;
+}
+
+/* Input X's owner holds BYTES of it. */
+static void count_locked(struct input *x, off_t bytes)
+{
+    x->owner->bytes += (uintmax_t)bytes - (uintmax_t)x->counted;
+    x->counted = bytes;
+}
+
+/* Warm, another hasher that holds BALANCE_SLACK bytes fewer than S, or
+ * NULL: it takes the next input instead, once it has a lane free.
+ * Otherwise the hasher whose lanes free up first takes whatever inputs are
+ * left (the media folder's 16 MiB videos come last) and hashes them alone
+ * after the others are done.  Cold, the reader's order decides. */
+static struct flow_sleeper *fewer_locked(const struct flow_sleeper *s)
+{
+    struct flow_sleeper *t;
+
+    for (t = f.takers; t && !f.cold; t = t->next_taker)
+        if (t != s && t->bytes + BALANCE_SLACK < s->bytes)
+            return t;
+    return NULL;
 }
 
 /* Written by this thread alone: no lock to read them. */
@@ -376,11 +414,23 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
                      struct flow_sleeper *s)
 {
     struct input *x = at(f.take);
+    struct flow_sleeper *other;
 
     if (!takeable_locked())
         return 0;
+    if ((other = fewer_locked(s)) != NULL) {
+        wake_locked(other);
+        return 0;
+    }
+    for (other = f.takers; other && other != s; other = other->next_taker)
+        continue;
+    if (!other) {   /* its first input since the flow began */
+        s->next_taker = f.takers;
+        f.takers = s;
+    }
     x->taken = 1;
     x->owner = s;
+    count_locked(x, learn_locked(x->size));
     x->by_reader |= f.cold || (alone && f.take + 1 == f.tail);
     *in = f.take++;
     *fd = x->fd;
@@ -400,6 +450,7 @@ void flow_opened_locked(size_t in, int fd, off_t size, int handed)
     x->size = size;
     /* Handed back: the reader must not read it either. */
     x->done = x->handed = x->ended = handed;
+    count_locked(x, handed ? 0 : learn_locked(size));
     f.hasher_fds += fd >= 0;
     f.stats.opened += !handed;
     f.stats.handed += handed != 0;
@@ -477,6 +528,7 @@ void flow_done_locked(size_t in, const struct result *r)
     flow_progress_locked(in, r->hashed);
     x->r = *r;
     x->done = 1;
+    count_locked(x, 0);
     if (r->hashed > x->reader_bytes)
         f.stats.hasher_bytes += r->hashed - x->reader_bytes;
     tell_reader_locked();

@@ -29,6 +29,11 @@
                                      * 0.95, docs/PERFORMANCE.md) */
 #define AHEAD_WARM 8                /* chunks the reader reads ahead of a lone
                                      * warm input's hasher */
+#define BALANCE_SLACK (64 * CHUNK)  /* bytes more than another hasher holds
+                                     * that a warm hasher may take inputs on
+                                     * with (a few ms of hashing): inputs
+                                     * smaller than a lane's share never wait
+                                     * for the other hashers */
 
 /* A buffer, CHUNK bytes and room for a block more (a read may find a file
  * grown, source.h) and the padding; once read, what it holds of an input. */
@@ -41,11 +46,12 @@ struct chunk {
 };
 
 /* A hasher, as the flow knows it: where it sleeps, with room for inputs or
- * not. */
+ * not, and the bytes of the inputs it holds (their sizes, as known). */
 struct flow_sleeper {
     pthread_cond_t cv;
     int asleep, room;
-    struct flow_sleeper *next;
+    uintmax_t bytes;
+    struct flow_sleeper *next, *next_taker;   /* asleep; every one that took */
 };
 
 /* What happened, for the tests that check each mechanism at work. */
@@ -123,7 +129,8 @@ void flow_stop(void);
 
 int flow_stopping_locked(void);
 /* Take the next input, for the hasher sleeping on S: 1, with its index,
- * descriptor and size (or the NAME it must open first, FD -1), or 0.
+ * descriptor and size (or the NAME it must open first, FD -1), or 0: none
+ * to take, or (warm) another hasher holds fewer bytes and is to take it.
  * ALONE: it would be the only one in the taker's lanes (if none other
  * waits, the reader then reads it ahead). */
 int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,

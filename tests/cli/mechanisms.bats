@@ -86,14 +86,16 @@ cpus() { nproc; }
     [ "$MAPPED" = 0 ]
 }
 
-@test "warm inputs are read by their hashers, the reader reads none" {
+@test "warm inputs are read by their hashers, the reader at most the last" {
     files 64 300000
     warm f*
     same 'md5sum f*'
     stats -j2 f*
     [ "$COLD" = 0 ]
-    [ "$READER" = 0 ]
-    [ "$HASHERS" = $((64 * 300000)) ]
+    # The last input, if a hasher with nothing else takes it, is a lone one:
+    # the reader reads it ahead.
+    [ "$READER" = 0 ] || [ "$READER" = 300000 ]
+    [ "$HASHERS" = $((64 * 300000 - READER)) ]
 }
 
 @test "cold inputs: the reader reads them, in order, and each hasher asks the storage once at most" {

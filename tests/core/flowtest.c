@@ -8,7 +8,8 @@
  * a few in a row, the run is warm, and the hasher reads for itself; but an
  * input alone in its hasher's lanes the reader reads a few chunks ahead.
  * Inputs go back to the caller untouched when it asks, or when a hasher
- * hands them back. */
+ * hands them back.  With two hashers, a warm input goes to the one that
+ * holds fewer bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,78 @@ static int take_and_hand_back(size_t first)
 
 /* A program of its own: md5test links hasher_tests.c, whose flow is
  * made up. */
+/* Input IN taken by S (1), or refused (0). */
+static int take_by(struct flow_sleeper *s, size_t in)
+{
+    size_t got;
+    int fd;
+    off_t size;
+    const char *name;
+    int took;
+
+    flow_lock();
+    took = flow_take_locked(&got, &fd, &size, &name, 0, s);
+    flow_unlock();
+    t.bad += took && got != in;
+    return took;
+}
+
+static void done(size_t in, uintmax_t hashed)
+{
+    struct result res;
+
+    memset(&res, 0, sizeof res);
+    res.hashed = hashed;
+    flow_lock();
+    flow_done_locked(in, &res);
+    flow_unlock();
+}
+
+/* Warm, two hashers: the next input goes to the one that holds fewer
+ * bytes, by more than BALANCE_SLACK (S); an input not yet opened is counted
+ * as the mean size learnt so far.  Inputs from FIRST: 40 S, 40 S, 80 S and
+ * 40 S, two names, and a byte.  Returns what went otherwise. */
+static int balance(size_t first)
+{
+    static const off_t sizes[] = {40, 40, 80, 40, -1, -1, 0};   /* in S; 0: a byte */
+    static struct flow_sleeper b;
+    const off_t s = (off_t)BALANCE_SLACK;
+    struct result res;
+    size_t i, in;
+    int fd, bad = 0;
+    off_t size;
+
+    for (i = 0; i < 7; i++)
+        bad += !flow_add(sizes[i] < 0 ? -1 : 300 + (int)i, sizes[i] ? sizes[i] * s : 1,
+                         sizes[i] < 0 ? "name" : NULL, &in) || in != first + i;
+    bad += !take_by(&t.hasher, first) || !take_by(&b, first + 1);   /* 40 each */
+    done(first, (uintmax_t)(40 * s));
+    bad += !take_by(&t.hasher, first + 2);   /* 0 against 40: 80 */
+    bad += take_by(&t.hasher, first + 3);    /* 80 against 40: refused */
+    bad += !take_by(&b, first + 3);          /* 40 against 80: 80 */
+    /* A name, counted as the mean of the sizes learnt so far (about 200 S
+     * over the 4 here and the dozen of a few chunks before): over 81. */
+    bad += !take_by(&t.hasher, first + 4);
+    bad += take_by(&t.hasher, first + 5);    /* over 81 against 80: refused */
+    if (bad + t.bad > 0)   /* an input not taken: not to be opened or done */
+        return bad + t.bad;
+    flow_lock();
+    flow_opened_locked(first + 4, 400, s / 2, 0);   /* 80.5 once opened */
+    flow_unlock();
+    bad += !take_by(&b, first + 5);          /* 80 against 80.5 */
+    flow_lock();
+    flow_opened_locked(first + 5, 401, 10, 0);
+    flow_unlock();
+    bad += !take_by(&t.hasher, first + 6);   /* 80.5 against 80 and 10 bytes */
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    for (i = 1; i < 7; i++)
+        done(first + i, (uintmax_t)(i == 4 ? s / 2 : i == 5 ? 10 : i == 6 ? 1 : sizes[i] * s));
+    for (i = 0; i < 7; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    return bad + t.bad + (t.hasher.bytes != 0) + (b.bytes != 0);
+}
+
 int main(void)
 {
     struct flow_stats st;
@@ -223,6 +296,9 @@ int main(void)
     k = (size_t)take_and_hand_back(LONE + 1);
     report(k == 0, "flow: warm, an input no one took goes back to the caller when asked, one a "
            "hasher took does not, and one a hasher hands back comes back unread (%zu wrong)", k);
+    k = (size_t)balance(LONE + 4);
+    report(k == 0, "flow: warm, the next input goes to a hasher that holds fewer bytes by %zu MiB, "
+           "one not yet opened counted as the mean size (%zu wrong)", (size_t)(BALANCE_SLACK >> 20), k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
