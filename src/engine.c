@@ -227,6 +227,29 @@ static int give_memory_back(void)
     return 1;
 }
 
+/* FD (not standard input, read on where it stopped), opened ahead of its
+ * turn: is it a FIFO that an earlier job holds, or will open at its turn?  Its writer's data is that job's: GNU opens a FIFO
+ * again for each time it is named, and waits for its next writer.  (Held
+ * by another descriptor of ours, it is closed without its writer seeing a
+ * FIFO with no reader.) */
+static int fifo_named_before(int fd)
+{
+    struct stat st, other;
+    const struct job *k;
+    size_t i;
+
+    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return 0;
+    for (i = e.head; i < e.opened; i++) {
+        k = job(i);
+        if (((k->state == JOB_IN_ORDER && k->fd >= 0 && fstat(k->fd, &other) == 0) ||
+             (k->state == JOB_NEW && k->name && stat(k->name, &other) == 0)) &&
+            other.st_dev == st.st_dev && other.st_ino == st.st_ino)
+            return 1;
+    }
+    return 0;
+}
+
 /* Open job J, or leave it to a later try (0): the flow is full, or a
  * descriptor is short while inputs of ours are open (one will be freed).
  * Past the first inputs of a sequence, hashers may open it instead.
@@ -261,6 +284,11 @@ static int open_job(struct job *j, int at_head)
     j->r.err = errno;
     if (fd < 0)
         return 1;
+    if (!at_head && in_order && size < 0 && fd != STDIN_FILENO && fifo_named_before(fd)) {
+        close(fd);
+        j->state = JOB_NEW;   /* opened at its turn (step) */
+        return 1;
+    }
     e.fds++;
     j->fd = fd;
     j->size = size;

@@ -38,6 +38,24 @@ sanitized() {
     done
 }
 
+@test "a FIFO named three times: each time the data of its next writer, as GNU opens it again" {
+    printf abc > a
+    mkfifo fifo
+    local j
+    # Each writer comes once the results before its turn are out (up to 20
+    # s), and gives up after 20 s with no reader; an input opened ahead of
+    # its turn would read the first writer's end of file instead.
+    for j in $(job_counts 1 2 8); do
+        ours_jobs "$j"
+        same ': > out; md5sum fifo a fifo fifo > out & p=$!
+              for n in 1 2 3; do
+                  timeout 20 sh -c "echo writer $n > fifo"; echo "writer $n: $?"
+                  for i in $(seq 400); do [ "$(wc -l < out)" -ge $((n + 1)) ] && break; sleep 0.05; done
+              done
+              wait $p; echo "exit $?"; cat out'
+    done
+}
+
 @test "a check list from a pipe whose writer waits for the first result: it is out before the read" {
     printf abc > a
     "$GNU_MD5SUM" a > first
