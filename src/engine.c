@@ -228,10 +228,10 @@ static int give_memory_back(void)
 }
 
 /* FD (not standard input, read on where it stopped), opened ahead of its
- * turn: is it a FIFO that an earlier job holds, or will open at its turn?  Its writer's data is that job's: GNU opens a FIFO
- * again for each time it is named, and waits for its next writer.  (Held
- * by another descriptor of ours, it is closed without its writer seeing a
- * FIFO with no reader.) */
+ * turn: is it a FIFO that an earlier job holds, or will open at its turn?
+ * Its writer's data is that job's: GNU opens a FIFO again each time it is
+ * named, and waits for its next writer.  (Held by another descriptor of
+ * ours, it is closed without its writer seeing a FIFO with no reader.) */
 static int fifo_named_before(int fd)
 {
     struct stat st, other;
