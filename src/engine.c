@@ -434,8 +434,14 @@ static int step(void)
         e.opened++;
         return 1;
     }
-    return e.mode == MODE_LANES &&
-           (read_step() || (e.inline_hasher && hasher_step(e.inline_hasher) > 0));
+    if (e.mode != MODE_LANES || read_step())
+        return e.mode == MODE_LANES;
+    if (!e.inline_hasher)
+        return 0;
+    /* A lane step takes a while: what is emitted goes out first, as GNU's
+     * line-buffered lines do, each as it is made. */
+    e.flush(e.arg);
+    return hasher_step(e.inline_hasher) > 0;
 }
 
 /* Waiting for the last results, the head a small input no hasher has

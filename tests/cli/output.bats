@@ -75,6 +75,24 @@ load '../helpers'
     [ "$(wc -l < out)" -eq 2 ]
 }
 
+@test "with one job, a line is written as soon as it is made, while a longer input is still read" {
+    command -v strace >/dev/null || skip "strace is not installed"
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "strace of a qemu process shows qemu's calls"
+    # GNU's stdout is line buffered: a's line is out before big is read.  Ours
+    # hashes a and c beside big's first chunk; a's line must not wait for big.
+    printf abc > a
+    head -c 8388608 /dev/zero > big
+    printf xyz > c
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+        strace -e trace=write,read,pread64,preadv,preadv2 -e signal=none -o trace.txt \
+        "$MD5SUM" -j1 a big c > out
+    "$GNU_MD5SUM" a big c | cmp - out
+    # The reads of big after the first write to stdout (none if a's line
+    # waited for the end): at least half its 64 chunks.
+    run awk '/^write\(1, / && !w { w = NR; next } w && /^(p?read)/ { r++ } END { print r + 0 }' trace.txt
+    [ "$output" -ge 32 ]
+}
+
 @test "writes to stdout hold whole lines, at most 4096 bytes unless one line is longer" {
     command -v strace >/dev/null || skip "strace is not installed"
     [ -z "${EXEC_WRAPPER:-}" ] || skip "strace of a qemu process shows qemu's calls"
