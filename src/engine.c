@@ -62,6 +62,8 @@ struct job {
     int fd;                          /* once opened */
     off_t size;                      /* once opened; -1: not a regular file */
     size_t input;                    /* JOB_INPUT: the flow's index */
+    size_t since;                    /* the oldest job not emitted when it
+                                      * came, or when it was opened here */
     struct result r;                 /* JOB_DONE */
 };
 
@@ -227,29 +229,6 @@ static int give_memory_back(void)
     return 1;
 }
 
-/* FD (not standard input, read on where it stopped), opened ahead of its
- * turn: is it a FIFO that an earlier job holds, or will open at its turn?
- * Its writer's data is that job's: GNU opens a FIFO again each time it is
- * named, and waits for its next writer.  (Held by another descriptor of
- * ours, it is closed without its writer seeing a FIFO with no reader.) */
-static int fifo_named_before(int fd)
-{
-    struct stat st, other;
-    const struct job *k;
-    size_t i;
-
-    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
-        return 0;
-    for (i = e.head; i < e.opened; i++) {
-        k = job(i);
-        if (((k->state == JOB_IN_ORDER && k->fd >= 0 && fstat(k->fd, &other) == 0) ||
-             (k->state == JOB_NEW && k->name && stat(k->name, &other) == 0)) &&
-            other.st_dev == st.st_dev && other.st_ino == st.st_ino)
-            return 1;
-    }
-    return 0;
-}
-
 /* Open job J, or leave it to a later try (0): the flow is full, or a
  * descriptor is short while inputs of ours are open (one will be freed).
  * Past the first inputs of a sequence, hashers may open it instead.
@@ -284,13 +263,9 @@ static int open_job(struct job *j, int at_head)
     j->r.err = errno;
     if (fd < 0)
         return 1;
-    if (!at_head && in_order && size < 0 && fd != STDIN_FILENO && fifo_named_before(fd)) {
-        close(fd);
-        j->state = JOB_NEW;   /* opened at its turn (step) */
-        return 1;
-    }
     e.fds++;
     j->fd = fd;
+    j->since = e.head;
     j->size = size;
     e.bytes_known += size > 0 ? (uintmax_t)size : 0;
     j->state = JOB_IN_ORDER;
@@ -304,6 +279,57 @@ static int open_job(struct job *j, int at_head)
         (void)flow_add(fd, size, NULL, &j->input);
     }
     return 1;
+}
+
+/* The FIFOs read here, each by job number + 1 (0: none), in a ring as long
+ * as the jobs' (fifo_turn). */
+static struct fifo_read {
+    size_t job;
+    dev_t dev;
+    ino_t ino;
+} fifo_reads[FLOW_INPUTS];
+
+/* J's turn, at the head, its descriptor opened ahead of it (by us or a
+ * hasher).  If a FIFO: did a job read the same FIFO since J's descriptor
+ * may have been opened?  That descriptor then saw the job's writer leave,
+ * and reads as ended.  GNU opens a FIFO again each time it is named, and
+ * waits for its next writer: so J's is opened again, before the old one is
+ * closed (what a writer left in the FIFO meanwhile stays).  Each FIFO read
+ * is remembered. */
+static void fifo_turn(struct job *j)
+{
+    struct stat st;
+    const struct fifo_read *r;
+    int fd, in_order, err;
+    size_t i;
+
+    if (j->size >= 0 || j->fd == STDIN_FILENO || fstat(j->fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return;
+    for (i = j->since; i < e.head; i++) {
+        r = &fifo_reads[i % FLOW_INPUTS];
+        if (r->job == i + 1 && r->dev == st.st_dev && r->ino == st.st_ino)
+            break;
+    }
+    if (i < e.head) {
+        fd = source_open(j->name, &j->size, &in_order);
+        if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {   /* the old one's, then */
+            close(j->fd);
+            j->fd = -1;
+            fd = source_open(j->name, &j->size, &in_order);
+        }
+        err = errno;
+        if (j->fd >= 0)
+            close(j->fd);
+        if ((j->fd = fd) < 0) {
+            e.fds--;
+            j->state = JOB_DONE;
+            j->r.status = RESULT_OPEN_FAILED;
+            j->r.err = err;
+            return;
+        }
+        e.bytes_known += j->size > 0 ? (uintmax_t)j->size : 0;
+    }
+    fifo_reads[e.head % FLOW_INPUTS] = (struct fifo_read){e.head + 1, st.st_dev, st.st_ino};
 }
 
 /* hash_rest: ABSORBED bytes of the head are hashed; tick between reads. */
@@ -423,7 +449,9 @@ static int step(void)
 {
     if (e.head < e.tail && job(e.head)->state == JOB_IN_ORDER) {
         e.flush(e.arg);
-        hash_plain(job(e.head));
+        fifo_turn(job(e.head));
+        if (job(e.head)->state == JOB_IN_ORDER)
+            hash_plain(job(e.head));
         return 1;
     }
     /* Handed back by its hasher, unopened: opened here, at its turn. */
@@ -536,6 +564,7 @@ static void submit(const char *name, const void *tag, size_t tag_len)
     j->copy = copy;
     j->fd = -1;
     j->size = -1;
+    j->since = e.head;
     if (tag_len > 0)
         memcpy(j->tag, tag, tag_len < TAG_MAX ? tag_len : TAG_MAX);
     if (!name) {

@@ -56,6 +56,24 @@ sanitized() {
     done
 }
 
+@test "a FIFO named twice past a sequence's first 64 inputs, opened ahead by hashers: each time its next writer's data" {
+    local i j
+    for i in $(seq 100 179); do echo "$i" > "r$i"; done
+    mkfifo fifo
+    # Past the first 64 inputs hashers open what they take, the FIFO too,
+    # both times, long before its turn; the second writer comes only once
+    # the first FIFO's line and nine more are out.
+    for j in $(job_counts 1 2 8); do
+        ours_jobs "$j"
+        same ': > out; md5sum r1* fifo r10* fifo > out & p=$!
+              for n in 81 91; do
+                  for i in $(seq 400); do [ "$(wc -l < out)" -ge $((n - 1)) ] && break; sleep 0.05; done
+                  timeout 20 sh -c "echo writer $n > fifo"; echo "writer $n: $?"
+              done
+              wait $p; echo "exit $?"; cat out'
+    done
+}
+
 @test "a check list from a pipe whose writer waits for the first result: it is out before the read" {
     printf abc > a
     "$GNU_MD5SUM" a > first
