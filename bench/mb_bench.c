@@ -72,7 +72,7 @@ static void warm_up(const struct md5_mb_kernel *k, unsigned char *const buf[], s
 
 int main(int argc, char **argv)
 {
-    static const unsigned flights[] = {1, 2, 4, 8, 16, 24, 32};
+    static const unsigned flights[] = {1, 2, 4, 8, 16, 24, 32, 48};
     const struct md5_mb_kernel *const *k;
     unsigned char *buf[MD5_MB_MAX_LANES];
     int samples = argc > 1 ? atoi(argv[1]) : 300, kib = argc > 2 ? atoi(argv[2]) : 8;

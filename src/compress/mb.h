@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* The widest kernel's lane count; every struct md5_mb_lanes has this many. */
-#define MD5_MB_MAX_LANES 32
+#define MD5_MB_MAX_LANES 48
 
 /* The lanes of one kernel, structure-of-arrays: word W of lanes 8j..8j+7 is
  * one 32-byte vector load from state[W] + 8j. */
@@ -85,6 +85,7 @@ void md5_mb_avx512x24(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512zx16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512zx32(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512zx48(struct md5_mb_lanes *l, size_t nblocks);
 #endif
 #if MD5_MB_NEON
 void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks);

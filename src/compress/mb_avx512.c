@@ -1,6 +1,6 @@
-/* AVX-512 lane kernels: 8 messages per ymm register (AVX-512VL), two or
- * four register sets (16 or 32 in flight); and 16 per zmm register, one or
- * two sets (the "avx512z" kernels, 16 or 32 in flight).
+/* AVX-512 lane kernels: 8 messages per ymm register (AVX-512VL), two to
+ * four register sets (16, 24 or 32 in flight); and 16 per zmm register, one
+ * to three sets (the "avx512z" kernels, 16, 32 or 48 in flight).
  *
  * AVX-512 has the two things AVX2 lacks for MD5: a rotate (vprold) and any
  * three-input logic function in one op (vpternlogd), so a step is six ops,
@@ -18,8 +18,9 @@
  * cycles/byte).  With the transposition: 32 lanes on ymm 0.25, on zmm 0.27
  * (two sets wait on their chains).  Zen 5 (EPYC) runs zmm ops whole, but
  * every vector op on the chain takes 2 cycles, so a set is bound by its
- * chain (512 cycles a block): two zmm sets carry 32 lanes at 0.28 against
- * 0.33 for four ymm sets.  mb_dispatch.c prefers the zmm kernels only where
+ * chain (512 cycles a block): two zmm sets carry 32 lanes at 0.25-0.28
+ * against 0.33 for four ymm sets, and three carry 48 at 0.173 (the chains
+ * still bound them: 18 step ops a step fill 4.5 of the 8 cycles' pipes).  mb_dispatch.c prefers the zmm kernels only where
  * CPUID says 512-bit ops run whole.  Listed only when cpuid and XCR0 say the
  * CPU and OS support AVX-512F and VL with the opmask and ZMM state.
  */
@@ -78,8 +79,10 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x32(struct md
     run(l, nblocks, 4);
 }
 
-/* The zmm kernels: the same steps, 16 lanes per register, one or two
- * sets. */
+/* The zmm kernels: the same steps, 16 lanes per register, one to three
+ * sets.  Three sets hold 12 zmm of state, the words and the feed-forward
+ * copy stay in memory, so nothing spills (gcc 12: 192 vprold/vprord, 192
+ * vpternlogd, no stack traffic but wbuf and ffbuf). */
 #include "mb_zmm.h"
 
 #define ZSTEP1(j, tt, a, b, c, d, k, s) do {                                     \
@@ -94,13 +97,13 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x32(struct md
         AHEAD(st);                                                              \
         st++;                                                                   \
     } while (0);
-#define EACH EACH2
+#define EACH EACH3
 #define F(a, b, c, d, k, K, s) ZSTEP(TT_F, a, b, c, d, k, s)
 #define G(a, b, c, d, k, K, s) ZSTEP(TT_G, a, b, c, d, k, s)
 #define H(a, b, c, d, k, K, s) ZSTEP(TT_H, a, b, c, d, k, s)
 #define I(a, b, c, d, k, K, s) ZSTEP(TT_I, a, b, c, d, k, s)
 
-#define MAX_SETS 2
+#define MAX_SETS 3
 #define RUN run_zmm
 #include "mb_loop.h"
 
@@ -112,5 +115,15 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zx16(struct m
 __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zx32(struct md5_mb_lanes *l, size_t nblocks)
 {
     run_zmm(l, nblocks, 2);
+}
+
+/* Where vector ops take 2 cycles (Zen 5) a set waits on its chain, and a
+ * third set fills the pipes the first two leave idle: 48 lanes at 0.173
+ * cycles/byte against 32 at 0.252.  Where they take 1 (Intel) two zmm
+ * ports bound both, and 48 lanes cost what 32 do per lane (llvm-mca 19,
+ * sapphirerapids: 587 cycles a block against 392). */
+__attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zx48(struct md5_mb_lanes *l, size_t nblocks)
+{
+    run_zmm(l, nblocks, 3);
 }
 #endif /* MD5_MB_X86 */

@@ -26,6 +26,7 @@ static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_s
 static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
 static const struct md5_mb_kernel k_avx512x24 = {"avx512x24", "avx512", 24, 2, md5_mb_avx512x24};
 static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
+static const struct md5_mb_kernel k_avx512zx48 = {"avx512zx48", "avx512z", 48, 3, md5_mb_avx512zx48};
 static const struct md5_mb_kernel k_avx512zx32 = {"avx512zx32", "avx512z", 32, 3, md5_mb_avx512zx32};
 static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 2, md5_mb_avx512zx16};
 static const struct md5_mb_kernel k_avx2x24 = {"avx2x24", "avx2", 24, 3, md5_mb_avx2x24};
@@ -100,19 +101,20 @@ static int prefer_zmm(void)
 /* The zmm kernels, widest first, after the N in LIST; returns the count. */
 static size_t list_zmm(const struct md5_mb_kernel **list, size_t n)
 {
+    list[n++] = &k_avx512zx48;
     list[n++] = &k_avx512zx32;
     list[n++] = &k_avx512zx16;
     return n;
 }
 #endif
 
-/* The most kernels a CPU offers (x86 with AVX-512: 2 zmm, 3 ymm, 3 AVX2,
+/* The most kernels a CPU offers (x86 with AVX-512: 3 zmm, 3 ymm, 3 AVX2,
  * scalar), and the NULL that ends the list. */
-static const struct md5_mb_kernel *table[10];
+static const struct md5_mb_kernel *table[11];
 
 const struct md5_mb_kernel *const *md5_mb_kernels(void)
 {
-    const struct md5_mb_kernel *list[10];
+    const struct md5_mb_kernel *list[11];
     size_t n = 0;
 
     if (table[0])

@@ -14,7 +14,8 @@
  * with 128-bit inserts into zmm rows at each block's start, 0.29 from
  * 64-byte loads and a 16x16 transpose through vshufi32x4, 0.50 with
  * vpgatherqd, 0.26 with no message loads at all (32 lanes); these halves
- * have not run there.
+ * read 0.252 there (32 lanes, two sets, at their chains' bound) and 0.173
+ * (48 lanes, three sets), 2026-12-03.
  */
 #ifndef MD5_MB_ZMM_H
 #define MD5_MB_ZMM_H
