@@ -11,7 +11,13 @@
 
 #include "verify.h"
 
-#define CHUNK_ROOM (CHUNK + 4096)
+/* Each buffer starts 5 cache lines further into its page than the last.
+ * Lanes refilled together stay in step, each at the same offset of its
+ * buffer, and buffers that all started on a page boundary would put every
+ * lane's block in one L1 set, 48 lanes on its 12 ways (Zen 5: media folder
+ * 0.94 of the wall time with this stagger; mb_bench at 128 KiB a lane,
+ * 0.26 cycles/byte against 0.41). */
+#define CHUNK_ROOM (CHUNK + 4096 + 5 * 64)
 #define SMALL_PAGES ((size_t)2 << 20)   /* of the buffers, kept out of huge pages */
 VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_PAD_MAX);
 
