@@ -151,8 +151,10 @@ static void lanes_start(int open)
     e.fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ?
                      (long)rl.rlim_cur : -1;
 
-    while (lanes > 1 && lanes * each + AHEAD > POOL_MAX)
-        lanes /= 2;
+    /* Many CPUs: as many lanes each as the buffers allow (halving 48 on 7
+     * CPUs would leave 24, where 45 fit). */
+    if (lanes * each + AHEAD > POOL_MAX)
+        lanes = each < POOL_MAX - AHEAD ? (unsigned)((POOL_MAX - AHEAD) / each) : 1;
     while (lanes > 0 && flow_init((size_t)lanes * each + AHEAD, (size_t)lanes * each, HEADROOM))
         lanes /= 2;
     e.mode = lanes > 0 ? MODE_LANES : MODE_PLAIN;
