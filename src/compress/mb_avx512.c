@@ -20,9 +20,10 @@
  * every vector op on the chain takes 2 cycles, so a set is bound by its
  * chain (512 cycles a block): two zmm sets carry 32 lanes at 0.25-0.28
  * against 0.33 for four ymm sets, and three carry 48 at 0.173 (the chains
- * still bound them: 18 step ops a step fill 4.5 of the 8 cycles' pipes).  mb_dispatch.c prefers the zmm kernels only where
- * CPUID says 512-bit ops run whole.  Listed only when cpuid and XCR0 say the
- * CPU and OS support AVX-512F and VL with the opmask and ZMM state.
+ * still bound them: 18 step ops a step fill 4.5 of the 8 cycles' pipes).
+ * mb_dispatch.c prefers the zmm kernels only where CPUID says 512-bit ops
+ * run whole.  Listed only when cpuid and XCR0 say the CPU and OS support
+ * AVX-512F and VL with the opmask and ZMM state.
  */
 #include "mb_impl.h"
 
