@@ -26,6 +26,9 @@ typedef void md5_compress_fn(uint32_t state[4], const unsigned char *p, size_t n
 #endif
 
 md5_compress_fn md5_compress_portable;
+/* Two messages at once, NBLOCKS blocks each (the two-lane scalar kernel). */
+void md5_compress2_portable(uint32_t s1[4], const unsigned char *p1, uint32_t s2[4],
+                            const unsigned char *p2, size_t nblocks);
 #if MD5_AARCH64_BUILT
 md5_compress_fn md5_compress_aarch64;
 #endif

@@ -41,15 +41,19 @@ struct md5_mb_kernel {
 
 /* Every kernel this CPU and OS can run, NULL-terminated, grouped by
  * instruction set: the set md5_mb_pick chooses from first, then the others,
- * faster first, each group widest first.  The last one is always "scalar"
- * (one lane, the md5_compress core).  Probes the CPU on the first call,
- * which should come before any second thread does. */
+ * faster first, each group widest first.  The last group is "scalar": on
+ * x86 "scalarx2" (two messages in one loop), and always last "scalar" (one
+ * lane, the md5_compress core).  Probes the CPU on the first call, which
+ * should come before any second thread does. */
 const struct md5_mb_kernel *const *md5_mb_kernels(void);
 
-/* The fastest kernel for BUSY messages in flight: the narrowest kernel of the
- * best instruction set that still has a lane for each, or the scalar kernel
- * when BUSY is below that kernel's min_busy.  BUSY above the widest kernel's
- * lane count gets the widest. */
+/* The fastest kernel for BUSY messages in flight: the narrowest scalar
+ * kernel with a lane for each, if one has (one message a lane, at the
+ * core's speed: a SIMD kernel runs each of a few no faster than its
+ * chain); otherwise the narrowest kernel of the best instruction set that
+ * still has a lane for each, or the scalar kernel when BUSY is below that
+ * kernel's min_busy.  BUSY above the widest kernel's lane count gets the
+ * widest. */
 const struct md5_mb_kernel *md5_mb_pick(unsigned busy);
 
 /* Copy one lane's state in or out of the structure-of-arrays form. */
@@ -77,6 +81,7 @@ void md5_mb_get_lane(const struct md5_mb_lanes *l, unsigned lane, uint32_t state
  * a compile error, not a kernel that silently does nothing. */
 void md5_mb_scalar(struct md5_mb_lanes *l, size_t nblocks);
 #if MD5_MB_X86
+void md5_mb_scalarx2(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x8(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx2x24(struct md5_mb_lanes *l, size_t nblocks);

@@ -23,6 +23,7 @@ const uint32_t md5_mb_k[64] = {MD5_STEPS(K_OF, K_OF, K_OF, K_OF, K_OF)};
  * llvm-mca; see docs/MULTIBUFFER.md. */
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
 #if MD5_MB_X86
+static const struct md5_mb_kernel k_scalarx2 = {"scalarx2", "scalar", 2, 2, md5_mb_scalarx2};
 static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
 static const struct md5_mb_kernel k_avx512x24 = {"avx512x24", "avx512", 24, 2, md5_mb_avx512x24};
 static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
@@ -109,12 +110,12 @@ static size_t list_zmm(const struct md5_mb_kernel **list, size_t n)
 #endif
 
 /* The most kernels a CPU offers (x86 with AVX-512: 3 zmm, 3 ymm, 3 AVX2,
- * scalar), and the NULL that ends the list. */
-static const struct md5_mb_kernel *table[11];
+ * 2 scalar), and the NULL that ends the list. */
+static const struct md5_mb_kernel *table[12];
 
 const struct md5_mb_kernel *const *md5_mb_kernels(void)
 {
-    const struct md5_mb_kernel *list[11];
+    const struct md5_mb_kernel *list[12];
     size_t n = 0;
 
     if (table[0])
@@ -142,6 +143,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
             list[n++] = &k_avx2x16;
             list[n++] = &k_avx2x8;
         }
+        list[n++] = &k_scalarx2;
     }
 #endif
 #if MD5_MB_NEON
@@ -159,11 +161,16 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
 const struct md5_mb_kernel *md5_mb_pick(unsigned busy)
 {
     const struct md5_mb_kernel *const *k = md5_mb_kernels();
-    const struct md5_mb_kernel *best = k[0];
+    const struct md5_mb_kernel *best = k[0], *scalar = NULL;
 
-    for (; *k; k++)
+    for (; *k; k++) {
         if (strcmp((*k)->isa, best->isa) == 0 && (*k)->lanes >= busy)
             best = *k;
+        if (strcmp((*k)->isa, "scalar") == 0 && (*k)->lanes >= busy)
+            scalar = *k;
+    }
+    if (scalar)
+        return scalar;
     return busy < best->min_busy ? &k_scalar : best;
 }
 

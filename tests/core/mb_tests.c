@@ -224,9 +224,10 @@ static void test_stream(const struct md5_mb_kernel *k, const unsigned char *data
            k->name, N_MSG, MAX_LEN, calls, bad, done);
 }
 
-/* md5_mb_pick, as mb.h documents it: for each BUSY, the narrowest kernel of
- * the first kernel's instruction set with a lane for each (the widest if
- * none has), or scalar when BUSY is below that kernel's min_busy. */
+/* md5_mb_pick, as mb.h documents it: for each BUSY, the narrowest scalar
+ * kernel with a lane for each, if one has; else the narrowest kernel of the
+ * first kernel's instruction set with a lane for each (the widest if none
+ * has), or scalar when BUSY is below that kernel's min_busy. */
 static void test_pick(void)
 {
     const struct md5_mb_kernel *const *k = md5_mb_kernels(), *const *i;
@@ -238,17 +239,23 @@ static void test_pick(void)
     }
     bad += md5_mb_pick(1000) != k[0];
     for (busy = 1; busy <= MD5_MB_MAX_LANES; busy++) {
-        const struct md5_mb_kernel *want = k[0];
+        const struct md5_mb_kernel *want = k[0], *scalar = NULL;
 
-        for (i = k; *i; i++)
+        for (i = k; *i; i++) {
             if (strcmp((*i)->isa, k[0]->isa) == 0 && (*i)->lanes >= busy && (*i)->lanes < want->lanes)
                 want = *i;
-        if (busy >= want->min_busy)
+            if (strcmp((*i)->isa, "scalar") == 0 && (*i)->lanes >= busy &&
+                (!scalar || (*i)->lanes < scalar->lanes))
+                scalar = *i;
+        }
+        if (scalar)
+            bad += md5_mb_pick(busy) != scalar;
+        else if (busy >= want->min_busy)
             bad += md5_mb_pick(busy) != want;
         else
             bad += strcmp(md5_mb_pick(busy)->name, "scalar") != 0;
     }
-    report(bad == 0, "mb: md5_mb_pick chooses the narrowest kernel with a lane for each, or scalar below its min_busy");
+    report(bad == 0, "mb: md5_mb_pick chooses the narrowest scalar kernel with a lane for each, else the narrowest kernel with a lane for each, or scalar below its min_busy");
 }
 
 /* The kernels offered match the families mb.h says this target builds, as

@@ -118,9 +118,11 @@ native_mb() {
     case $(uname -m) in
         x86_64)
             if has_flag avx512f && has_flag avx512vl; then
-                echo "avx512zx48 avx512zx32 avx512zx16 avx512x32 avx512x24 avx512x16 avx2x24 avx2x16 avx2x8"
+                echo "avx512zx48 avx512zx32 avx512zx16 avx512x32 avx512x24 avx512x16 avx2x24 avx2x16 avx2x8 scalarx2"
             elif has_flag avx2; then
-                echo "avx2x24 avx2x16 avx2x8"
+                echo "avx2x24 avx2x16 avx2x8 scalarx2"
+            else
+                echo "scalarx2"
             fi ;;
         aarch64) echo "neonx24 neonx16 neonx8" ;;   # NEON is baseline on AArch64
     esac
