@@ -416,6 +416,28 @@ int flow_stopping_locked(void)
     return f.stopping;
 }
 
+void flow_join_locked(struct flow_sleeper *s)
+{
+    struct flow_sleeper *t;
+
+    for (t = f.takers; t && t != s; t = t->next_taker)
+        continue;
+    if (!t) {
+        s->next_taker = f.takers;
+        f.takers = s;
+    }
+}
+
+void flow_leave_locked(struct flow_sleeper *s)
+{
+    struct flow_sleeper **p = &f.takers;
+
+    while (*p && *p != s)
+        p = &(*p)->next_taker;
+    if (*p)
+        *p = s->next_taker;
+}
+
 int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,
                      struct flow_sleeper *s)
 {
@@ -428,12 +450,7 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
         wake_locked(other);
         return 0;
     }
-    for (other = f.takers; other && other != s; other = other->next_taker)
-        continue;
-    if (!other) {   /* its first input since the flow began */
-        s->next_taker = f.takers;
-        f.takers = s;
-    }
+    flow_join_locked(s);
     x->taken = 1;
     x->owner = s;
     count_locked(x, learn_locked(x->size));

@@ -53,11 +53,17 @@ struct hasher *hasher_new(unsigned lanes, int progress)
         h->free_tasks = &h->task[i];
     }
     h->progress = progress;
+    flow_lock();
+    flow_join_locked(&h->sleeper);
+    flow_unlock();
     return h;
 }
 
 void hasher_free(struct hasher *h)
 {
+    flow_lock();
+    flow_leave_locked(&h->sleeper);
+    flow_unlock();
     pthread_cond_destroy(&h->sleeper.cv);
     free(h);
 }

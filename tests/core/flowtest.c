@@ -9,7 +9,7 @@
  * input alone in its hasher's lanes the reader reads a few chunks ahead.
  * Inputs go back to the caller untouched when it asks, or when a hasher
  * hands them back.  With two hashers, a warm input goes to the one that
- * holds fewer bytes. */
+ * holds fewer bytes, from before either has taken one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +21,8 @@
 #define RESERVE 4   /* buffers left to the hashers' own reads */
 
 #define MAX_SEEN 128
+
+static struct flow_sleeper second;   /* a second hasher (balance) */
 
 static struct {
     struct flow_sleeper hasher;
@@ -216,7 +218,6 @@ static void done(size_t in, uintmax_t hashed)
 static int balance(size_t first)
 {
     static const off_t sizes[] = {40, 40, 80, 40, -1, -1, 0};   /* in S; 0: a byte */
-    static struct flow_sleeper b;
     const off_t s = (off_t)BALANCE_SLACK;
     struct result res;
     size_t i, in;
@@ -226,11 +227,11 @@ static int balance(size_t first)
     for (i = 0; i < 7; i++)
         bad += !flow_add(sizes[i] < 0 ? -1 : 300 + (int)i, sizes[i] ? sizes[i] * s : 1,
                          sizes[i] < 0 ? "name" : NULL, &in) || in != first + i;
-    bad += !take_by(&t.hasher, first) || !take_by(&b, first + 1);   /* 40 each */
+    bad += !take_by(&t.hasher, first) || !take_by(&second, first + 1);   /* 40 each */
     done(first, (uintmax_t)(40 * s));
     bad += !take_by(&t.hasher, first + 2);   /* 0 against 40: 80 */
     bad += take_by(&t.hasher, first + 3);    /* 80 against 40: refused */
-    bad += !take_by(&b, first + 3);          /* 40 against 80: 80 */
+    bad += !take_by(&second, first + 3);          /* 40 against 80: 80 */
     /* A name, counted as the mean of the sizes learnt so far (about 200 S
      * over the 4 here and the dozen of a few chunks before): over 81. */
     bad += !take_by(&t.hasher, first + 4);
@@ -240,7 +241,7 @@ static int balance(size_t first)
     flow_lock();
     flow_opened_locked(first + 4, 400, s / 2, 0);   /* 80.5 once opened */
     flow_unlock();
-    bad += !take_by(&b, first + 5);          /* 80 against 80.5 */
+    bad += !take_by(&second, first + 5);          /* 80 against 80.5 */
     flow_lock();
     flow_opened_locked(first + 5, 401, 10, 0);
     flow_unlock();
@@ -251,7 +252,39 @@ static int balance(size_t first)
         done(first + i, (uintmax_t)(i == 4 ? s / 2 : i == 5 ? 10 : i == 6 ? 1 : sizes[i] * s));
     for (i = 0; i < 7; i++)
         bad += flow_result(first + i, &res, &fd, &size) != 1;
-    return bad + t.bad + (t.hasher.bytes != 0) + (b.bytes != 0);
+    return bad + t.bad + (t.hasher.bytes != 0) + (second.bytes != 0);
+}
+
+/* The hashers balance holds against: one that left (its thread would not
+ * start) is not waited for, and one that joined is, before its first take.
+ * Inputs from FIRST: three of 40 S.  Returns what went otherwise. */
+static int joined(size_t first)
+{
+    static struct flow_sleeper third;
+    const off_t s = (off_t)BALANCE_SLACK;
+    struct result res;
+    size_t i, in;
+    int fd, bad = 0;
+    off_t size;
+
+    for (i = 0; i < 3; i++)
+        bad += !flow_add(500 + (int)i, 40 * s, NULL, &in) || in != first + i;
+    flow_lock();
+    flow_leave_locked(&second);
+    flow_unlock();
+    bad += !take_by(&t.hasher, first) || !take_by(&t.hasher, first + 1);   /* alone: 80 */
+    flow_lock();
+    flow_join_locked(&third);
+    flow_unlock();
+    bad += take_by(&t.hasher, first + 2);    /* 80 against 0: refused */
+    bad += !take_by(&third, first + 2);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    for (i = 0; i < 3; i++)
+        done(first + i, (uintmax_t)(40 * s));
+    for (i = 0; i < 3; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    return bad + t.bad;
 }
 
 int main(void)
@@ -299,6 +332,9 @@ int main(void)
     k = (size_t)balance(LONE + 4);
     report(k == 0, "flow: warm, the next input goes to a hasher that holds fewer bytes by %zu MiB, "
            "one not yet opened counted as the mean size (%zu wrong)", (size_t)(BALANCE_SLACK >> 20), k);
+    k = (size_t)joined(LONE + 11);
+    report(k == 0, "flow: balance holds against a hasher that joined before its first take, not "
+           "one that left (%zu wrong)", k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }

@@ -68,6 +68,8 @@ static int by_name(enum how how)
 void flow_lock(void) {}
 void flow_unlock(void) {}
 int flow_stopping_locked(void) { return 0; }
+void flow_join_locked(struct flow_sleeper *s) { (void)s; }
+void flow_leave_locked(struct flow_sleeper *s) { (void)s; }
 void flow_lanes_locked(uint64_t hashed, uint64_t offered) { (void)hashed, (void)offered; }
 void flow_progress_locked(size_t in, uintmax_t hashed) { (void)in, (void)hashed; }
 struct chunk *flow_buf_locked(void) { return new_chunk(CHUNK); }
