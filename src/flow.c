@@ -487,8 +487,10 @@ enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *er
     if ((*c = x->first) != NULL) {
         if (!(x->first = x->first->next))
             x->last = NULL;
-        x->queued--;
-        tell_reader_locked();   /* room to read ahead */
+        /* Room to read ahead, once half of it is: the reader reads a few
+         * chunks a wake-up, not one for each taken. */
+        if (--x->queued <= AHEAD_WARM / 2)
+            tell_reader_locked();
         return FLOW_CHUNK;
     }
     *err = x->err;
@@ -531,7 +533,9 @@ void flow_unbuf_locked(struct chunk *c, int own)
 {
     f.own -= own != 0;
     put_locked(c);
-    tell_reader_locked();
+    /* A buffer for the reader again (flow_reader_next's test). */
+    if (f.n_free + f.own == f.reserve + 1)
+        tell_reader_locked();
 }
 
 void flow_done_locked(size_t in, const struct result *r)
