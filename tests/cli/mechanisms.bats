@@ -7,7 +7,7 @@ load '../helpers'
 
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER HASHERS LATER COLD WARM
-# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED MAPPED LANE_HASHED LANE_OFFERED from its
+# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED MAPPED AHEAD LANE_HASHED LANE_OFFERED from its
 # last line on stderr.
 stats() {
     local line
@@ -18,14 +18,14 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+),\ ahead\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} HASHERS=${BASH_REMATCH[5]} LATER=${BASH_REMATCH[6]}
     COLD=${BASH_REMATCH[7]} WARM=${BASH_REMATCH[8]}
     FD_WAITS=${BASH_REMATCH[9]} GAVE_BACK=${BASH_REMATCH[10]} TAKEN_BACK=${BASH_REMATCH[11]}
     OPENED=${BASH_REMATCH[12]} HANDED=${BASH_REMATCH[13]} MAPPED=${BASH_REMATCH[14]}
-    LANE_HASHED=${BASH_REMATCH[15]} LANE_OFFERED=${BASH_REMATCH[16]}
+    AHEAD=${BASH_REMATCH[15]} LANE_HASHED=${BASH_REMATCH[16]} LANE_OFFERED=${BASH_REMATCH[17]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -69,7 +69,7 @@ cpus() { nproc; }
     [ "$LATER" = 0 ]
 }
 
-@test "a lone file from 1 MiB in the page cache, whatever its size: mapped, no thread started" {
+@test "a lone file from 1 MiB in the page cache, whatever its size: mapped, no hasher started" {
     files 1 20000000
     files 1 3000000 s
     warm f0 s0
@@ -78,8 +78,15 @@ cpus() { nproc; }
     [ "$THREADS" = 0 ]
     [ "$PLAIN" = 1 ]
     [ "$MAPPED" = 20000000 ]
+    # Its windows after the first (4 MiB, src/mapped.c) mapped by a thread
+    # ahead; none with -j1, or for a file of one window.
+    [ "$AHEAD" = $((20000000 - (4 << 20))) ]
+    stats -j1 f0
+    [ "$MAPPED" = 20000000 ]
+    [ "$AHEAD" = 0 ]
     stats s0
     [ "$MAPPED" = 3000000 ]
+    [ "$AHEAD" = 0 ]
     cold s0
     stats s0
     [ "$PLAIN" = 1 ]
