@@ -37,8 +37,8 @@ static THREAD_LOCAL volatile size_t window_len;
 
 /* The windows after the first, mapped and read through (a byte of each
  * line) by a thread of its own while the caller hashes the one before.
- * The MD5 core waits for memory no more: a cached 1 GiB file, Zen 5, 1.02
- * of the core hashing from L2, against 1.12 mapping each window as it comes
+ * The core then finds them in cache: a cached 1 GiB file on a Zen 5 VM
+ * whose memory was slow, 1.02 of the core hashing from L2 against 1.12
  * (docs/PERFORMANCE.md). */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t turn = PTHREAD_COND_INITIALIZER;   /* a window put or taken */
