@@ -40,6 +40,8 @@ struct input {
     struct flow_sleeper *owner;    /* its hasher */
     off_t counted;                 /* of its size, in its owner's bytes */
     int done, handed;              /* done; or handed back unhashed */
+    int pre_read;                  /* cold: the reader went through all of it */
+    off_t pre_bytes;               /* of it, pre-read */
     struct result r;
 };
 
@@ -61,6 +63,10 @@ static struct {
     struct flow_stats stats;
     struct flow_sleeper *asleep, *takers;
     uintmax_t sized_bytes, sized;  /* the sizes learnt as inputs were taken */
+    int pre_on;                    /* cold runs are pre-read (flow_pre_read) */
+    size_t pre_in;                 /* the next pre-read: input, offset */
+    off_t pre_off;
+    uintmax_t pre_held;            /* pre-read bytes of inputs not done */
 } f;
 
 static struct input *at(size_t i)
@@ -123,6 +129,11 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom)
     return 0;
 }
 
+void flow_pre_read(void)
+{
+    f.pre_on = 1;
+}
+
 void flow_end(void)
 {
     f.takers = NULL;
@@ -182,12 +193,16 @@ static void wake_locked(struct flow_sleeper *s)
 }
 
 /* Could a hasher take the next input?  Cold, only once the reader has
- * something of it, or if it is to open it. */
+ * something of it, or all of it is pre-read, or if it is to open it; or
+ * if the pre-reader holds all it may and is part way through it (larger
+ * than PRE_READ_MAX: the reader then reads it into buffers). */
 static int takeable_locked(void)
 {
     const struct input *x = at(f.take);
 
-    return f.take < f.tail && !f.stopping && (!f.cold || x->first || x->ended || x->fd < 0);
+    return f.take < f.tail && !f.stopping &&
+           (!f.cold || x->first || x->ended || x->fd < 0 || x->pre_read ||
+            (f.take == f.pre_in && f.pre_held >= PRE_READ_MAX));
 }
 
 /* Wake the sleeping hasher with room that holds the fewest bytes, if
@@ -212,6 +227,13 @@ static off_t learn_locked(off_t size)
     f.sized_bytes += (uintmax_t)size;
     f.sized++;
     return size;
+}
+
+/* Input X's pre-read bytes are no longer held for its hasher. */
+static void unhold_locked(struct input *x)
+{
+    f.pre_held -= (uintmax_t)x->pre_bytes;
+    x->pre_bytes = 0;
 }
 
 /* Input X's owner holds BYTES of it. */
@@ -263,6 +285,36 @@ int flow_add(int fd, off_t size, const char *name, size_t *in)
     return 1;
 }
 
+/* Cold and pre-reading: the next chunk in input order that no one has
+ * read, for the page cache only, while PRE_READ_MAX bytes are not held. */
+static int pre_read_next_locked(struct flow_read *r)
+{
+    struct input *x;
+
+    if (f.pre_in < f.head) {
+        f.pre_in = f.head;
+        f.pre_off = 0;
+    }
+    for (; f.pre_in < f.tail; f.pre_in++, f.pre_off = 0) {
+        x = at(f.pre_in);
+        if (x->read_off > f.pre_off)
+            f.pre_off = x->read_off;   /* read already, by the reader or a hasher */
+        if (!(x->ended || x->pre_read || (x->fd >= 0 && f.pre_off >= x->size)))
+            break;
+        x->pre_read = 1;
+    }
+    if (f.pre_in == f.tail || f.pre_held >= PRE_READ_MAX || at(f.pre_in)->fd < 0)
+        return 0;   /* nothing, enough held, or its hasher opens it first */
+    x = at(f.pre_in);
+    r->in = f.pre_in;
+    r->fd = x->fd;
+    r->off = f.pre_off;
+    r->size = x->size;
+    r->first = f.pre_off == 0;
+    r->c = NULL;
+    return 1;
+}
+
 int flow_reader_next(struct flow_read *r)
 {
     size_t i;
@@ -277,7 +329,7 @@ int flow_reader_next(struct flow_read *r)
         /* Cold, not before an input still to open: its hasher opens it. */
         if (x->fd < 0 && f.cold && !x->ended)
             break;
-        if (x->ended || x->fd < 0 || !(x->by_reader || (!x->taken && f.cold)))
+        if (x->ended || x->fd < 0 || !(x->by_reader || (!x->taken && f.cold && !f.pre_on)))
             continue;
         /* Cold, the storage sees one stream: the oldest input first, front
          * to back.  Warm, a lone input's hasher is kept a few chunks ahead. */
@@ -295,6 +347,8 @@ int flow_reader_next(struct flow_read *r)
         if (found || f.cold)
             break;
     }
+    if (!found && f.pre_on && f.cold)
+        found = pre_read_next_locked(r);
     flow_unlock();
     return found;
 }
@@ -305,23 +359,44 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
 
     flow_lock();
     x = at(r->in);
-    x->ended = failed || r->c->final;
-    x->err = failed ? err : 0;
-    if (failed) {
-        put_locked(r->c);
+    if (!r->c) {
+        /* Pre-read: the input can be taken once all of it is (a failed
+         * read is left to whoever reads it). */
+        if (!failed && !x->done) {
+            f.pre_off += (off_t)r->len;
+            f.pre_held += r->len;
+            x->pre_bytes += (off_t)r->len;
+            f.stats.pre_read_bytes += r->len;
+        }
+        if (failed || r->final) {
+            x->pre_read = 1;
+            f.pre_in++;
+            f.pre_off = 0;
+        }
+        if (x->pre_read || f.pre_held >= PRE_READ_MAX)
+            wake_taker_locked();
     } else {
-        r->c->next = NULL;
-        *(x->last ? &x->last->next : &x->first) = r->c;
-        x->last = r->c;
-        x->queued++;
-        x->read_off = r->c->off + (off_t)r->c->len;
-        x->reader_bytes += r->c->len;
-        f.stats.reader_bytes += r->c->len;
+        x->ended = failed || r->final;
+        x->err = failed ? err : 0;
+        if (failed) {
+            put_locked(r->c);
+        } else {
+            r->c->off = r->off;
+            r->c->len = r->len;
+            r->c->final = r->final;
+            r->c->next = NULL;
+            *(x->last ? &x->last->next : &x->first) = r->c;
+            x->last = r->c;
+            x->queued++;
+            x->read_off = r->off + (off_t)r->len;
+            x->reader_bytes += r->len;
+            f.stats.reader_bytes += r->len;
+        }
+        if (x->taken)
+            wake_locked(x->owner);
+        else
+            wake_taker_locked();
     }
-    if (x->taken)
-        wake_locked(x->owner);
-    else
-        wake_taker_locked();
     f.warm_run = cached == 1 ? f.warm_run + 1 : cached == 0 ? 0 : f.warm_run;
     if (f.cold && f.warm_run >= WARM_AGAIN) {
         f.cold = 0;
@@ -368,6 +443,7 @@ int flow_take_back(size_t in)
     flow_lock();
     yes = in == f.head && in == f.take && !at(in)->reader_started;
     if (yes) {
+        unhold_locked(at(in));
         f.head++;
         f.take++;
     }
@@ -454,7 +530,7 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     x->taken = 1;
     x->owner = s;
     count_locked(x, learn_locked(x->size));
-    x->by_reader |= f.cold || (alone && f.take + 1 == f.tail);
+    x->by_reader |= (f.cold && !x->pre_read) || (alone && f.take + 1 == f.tail);
     *in = f.take++;
     *fd = x->fd;
     *size = x->size;
@@ -473,6 +549,8 @@ void flow_opened_locked(size_t in, int fd, off_t size, int handed)
     x->size = size;
     /* Handed back: the reader must not read it either. */
     x->done = x->handed = x->ended = handed;
+    if (handed)
+        unhold_locked(x);
     count_locked(x, handed ? 0 : learn_locked(size));
     f.hasher_fds += fd >= 0;
     f.stats.opened += !handed;
@@ -496,7 +574,7 @@ enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *er
     *err = x->err;
     if (x->ended)
         return x->err ? FLOW_FAILED : FLOW_WAIT;
-    if (!x->by_reader && f.cold) {
+    if (!x->by_reader && f.cold && !x->pre_read) {
         x->by_reader = 1;
         tell_reader_locked();
     }
@@ -555,6 +633,7 @@ void flow_done_locked(size_t in, const struct result *r)
     flow_progress_locked(in, r->hashed);
     x->r = *r;
     x->done = 1;
+    unhold_locked(x);
     count_locked(x, 0);
     if (r->hashed > x->reader_bytes)
         f.stats.hasher_bytes += r->hashed - x->reader_bytes;

@@ -10,7 +10,10 @@
  * ahead in memory again), when the system cannot read without waiting, or
  * when the input is alone in its hasher's lanes (read ahead on another CPU,
  * so that the hasher only hashes).  So the storage sees one stream, in
- * input order, and warm data is read on every CPU.
+ * input order, and warm data is read on every CPU.  With hashers on threads
+ * of their own, a cold run's inputs not yet taken are pre-read by the reader
+ * instead (flow_reader_next): in input order, for the page cache, and then
+ * read again, from memory, by their hashers.
  */
 #ifndef MD5SUM_FLOW_H
 #define MD5SUM_FLOW_H
@@ -27,6 +30,9 @@
 #define CHUNK ((size_t)128 << 10)   /* bytes read at once: half the buffers of
                                      * 256 KiB, as fast or faster (media folder
                                      * 0.95, docs/PERFORMANCE.md) */
+#define PRE_READ_MAX ((uintmax_t)256 << 20)   /* bytes pre-read ahead of the
+                                               * hashers (flow_reader_next):
+                                               * the page cache holds them */
 #define AHEAD_WARM 8                /* chunks the reader reads ahead of a lone
                                      * warm input's hasher */
 #define BALANCE_SLACK (64 * CHUNK)  /* bytes more than another hasher holds
@@ -57,6 +63,7 @@ struct flow_sleeper {
 /* What happened, for the tests that check each mechanism at work. */
 struct flow_stats {
     uintmax_t reader_bytes, hasher_bytes;  /* read by the reader, by hashers */
+    uintmax_t pre_read_bytes;              /* pre-read by the reader */
     unsigned long later, cold, warm;       /* hashers' reads that found the
                                             * storage must be waited for;
                                             * runs turned cold, warm again */
@@ -85,17 +92,28 @@ int flow_room(void);
 int flow_add(int fd, off_t size, const char *name, size_t *in);
 
 /* The reader's next read, in input order, if there is one to make now: the
- * input, where to read and a buffer.  FIRST: the reader had not read that
- * input before.  Then C's off, len and final are set and flow_reader_put
- * tells how it went: FAILED with ERR, or not; CACHED, for a first read of a
- * cold run: whether the next input was in memory (-1: unknown).  A few in
- * a row end a cold run. */
+ * input, where to read and a buffer (C), or no buffer (C NULL: a pre-read,
+ * below).  FIRST: the reader had not read that input before.  Then LEN and
+ * FINAL are set and flow_reader_put tells how it went: FAILED with ERR, or
+ * not; CACHED, for a first read of a cold run: whether the next input was
+ * in memory (-1: unknown).  A few in a row end a cold run.
+ *
+ * Pre-reads (once flow_pre_read is called, for hashers on threads of their
+ * own): cold, the reader reads the inputs in order, front to back, ahead of
+ * the hashers, for the page cache only, and a hasher takes an input once
+ * all of it has been read so, to read it again from memory, on its CPU.
+ * The storage sees one stream as before, and the lanes are no longer
+ * limited by our buffers (a few 16 MiB files at a time): they hash what the
+ * page cache holds, up to PRE_READ_MAX bytes ahead. */
 struct flow_read {
     size_t in;
     int fd, first;
     off_t off, size;
     struct chunk *c;
+    size_t len;
+    int final;
 };
+void flow_pre_read(void);
 int flow_reader_next(struct flow_read *r);
 void flow_reader_put(const struct flow_read *r, int failed, int err, int cached);
 

@@ -6,7 +6,7 @@
 load '../helpers'
 
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
-# /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER HASHERS LATER COLD WARM
+# /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER PRE_READ HASHERS LATER COLD WARM
 # FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED MAPPED AHEAD LANE_HASHED LANE_OFFERED from its
 # last line on stderr.
 stats() {
@@ -18,14 +18,14 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+),\ ahead\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+),\ ahead\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
-    READER=${BASH_REMATCH[4]} HASHERS=${BASH_REMATCH[5]} LATER=${BASH_REMATCH[6]}
-    COLD=${BASH_REMATCH[7]} WARM=${BASH_REMATCH[8]}
-    FD_WAITS=${BASH_REMATCH[9]} GAVE_BACK=${BASH_REMATCH[10]} TAKEN_BACK=${BASH_REMATCH[11]}
-    OPENED=${BASH_REMATCH[12]} HANDED=${BASH_REMATCH[13]} MAPPED=${BASH_REMATCH[14]}
-    AHEAD=${BASH_REMATCH[15]} LANE_HASHED=${BASH_REMATCH[16]} LANE_OFFERED=${BASH_REMATCH[17]}
+    READER=${BASH_REMATCH[4]} PRE_READ=${BASH_REMATCH[5]} HASHERS=${BASH_REMATCH[6]}
+    LATER=${BASH_REMATCH[7]} COLD=${BASH_REMATCH[8]} WARM=${BASH_REMATCH[9]}
+    FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]} TAKEN_BACK=${BASH_REMATCH[12]}
+    OPENED=${BASH_REMATCH[13]} HANDED=${BASH_REMATCH[14]} MAPPED=${BASH_REMATCH[15]}
+    AHEAD=${BASH_REMATCH[16]} LANE_HASHED=${BASH_REMATCH[17]} LANE_OFFERED=${BASH_REMATCH[18]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -115,7 +115,18 @@ cpus() { nproc; }
     [ "$LATER" -ge 1 ]
     [ "$LATER" -le "$THREADS" ]
     [ "$WARM" = 0 ]
-    # All but what the hashers read before the first miss.
+    # Hashers on threads: all but what they read before the first miss is
+    # read by the reader, into buffers (the inputs they had taken) or
+    # pre-read, for the page cache, then read again by the hashers.
+    [ $((READER + PRE_READ)) -ge $((38 * 1000000)) ]
+    [ "$PRE_READ" -gt 0 ]
+    [ "$HASHERS" -gt 0 ]
+    # One hasher, in this thread: the reader reads it into the buffers.
+    cold f*
+    stats -j1 f*
+    [ "$COLD" -ge 1 ]
+    [ "$LATER" = 1 ]
+    [ "$PRE_READ" = 0 ]
     [ "$READER" -ge $((38 * 1000000)) ]
 }
 

@@ -9,7 +9,10 @@
  * input alone in its hasher's lanes the reader reads a few chunks ahead.
  * Inputs go back to the caller untouched when it asks, or when a hasher
  * hands them back.  With two hashers, a warm input goes to the one that
- * holds fewer bytes, from before either has taken one. */
+ * holds fewer bytes, from before either has taken one.  Pre-reading (hashers
+ * on threads of their own), a cold run is read through by the reader in
+ * order, for the page cache only, and each input is then taken by the
+ * hasher, which reads it again itself. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,11 +36,14 @@ static struct {
 } t;
 
 #define LONE (2 * N_IN)   /* the input alone in the last run */
+#define HUGE_IN (LONE + 20)   /* an input larger than the pre-reader may hold */
 
 static off_t size_of(size_t i)
 {
     if (i == LONE)
         return (off_t)(CHUNK * 20);
+    if (i == HUGE_IN)
+        return (off_t)PRE_READ_MAX + (off_t)(CHUNK * 3);
     return (off_t)(CHUNK * (i % 3 + 3) + (i % 2 ? CHUNK / 2 : 0));   /* 3 to 5.5 chunks */
 }
 
@@ -104,11 +110,11 @@ static int run(size_t first, size_t n, int cold, int cached, int alone)
         while (t.n_seen < MAX_SEEN && flow_reader_next(&r)) {
             t.seen_in[t.n_seen] = r.in;
             t.seen_off[t.n_seen++] = r.off;
-            r.c->off = r.off;
-            r.c->len = (size_t)(r.size - r.off < (off_t)CHUNK ? r.size - r.off : (off_t)CHUNK);
-            r.c->final = r.off + (off_t)r.c->len == r.size;
+            r.len = (size_t)(r.size - r.off < (off_t)CHUNK ? r.size - r.off : (off_t)CHUNK);
+            r.final = r.off + (off_t)r.len == r.size;
             flow_reader_put(&r, 0, 0, r.first ? cached : -1);
-            t.most_held = ++t.held > t.most_held ? t.held : t.most_held;
+            if (r.c)   /* not a pre-read */
+                t.most_held = ++t.held > t.most_held ? t.held : t.most_held;
         }
         flow_lock();
         for (i = 0; i < n_taken && rounds > 1; i++)
@@ -179,6 +185,38 @@ static int take_and_hand_back(size_t first)
     flow_unlock();
     bad += flow_reader_next(&r);
     bad += flow_result(first + 2, &res, &fd, &size) != 2 || fd != -1;
+    return bad;
+}
+
+/* Pre-reading, cold, an input larger than PRE_READ_MAX (HUGE_IN): the
+ * pre-reader stops part way, and the input goes to the hasher anyway, for
+ * the reader to read into buffers: no one waits for ever.  Returns what is
+ * wrong. */
+static int pre_read_huge(void)
+{
+    struct result res;
+    struct flow_read r;
+    size_t in;
+    int fd, rounds, taken = 0, over = 0, bad = 0;
+    off_t size;
+    const char *name;
+
+    bad += !flow_add(600, size_of(HUGE_IN), NULL, &in) || in != HUGE_IN;
+    for (rounds = 0; rounds < 100000 && !over; rounds++) {
+        if (flow_reader_next(&r)) {
+            r.len = (size_t)(r.size - r.off < (off_t)CHUNK ? r.size - r.off : (off_t)CHUNK);
+            r.final = r.off + (off_t)r.len == r.size;
+            flow_reader_put(&r, 0, 0, r.first ? 0 : -1);
+            t.held += r.c != NULL;
+            continue;
+        }
+        flow_lock();
+        taken = taken || flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher);
+        over = taken && hash_locked(HUGE_IN);
+        flow_unlock();
+    }
+    bad += !over || flow_result(HUGE_IN, &res, &fd, &size) != 1 ||
+           res.hashed != (uintmax_t)size_of(HUGE_IN);
     return bad;
 }
 
@@ -335,6 +373,26 @@ int main(void)
     k = (size_t)joined(LONE + 11);
     report(k == 0, "flow: balance holds against a hasher that joined before its first take, not "
            "one that left (%zu wrong)", k);
+    /* Pre-reading: the first input, whose read found the storage must be
+     * waited for, is read by the reader into buffers; the rest are read
+     * through in order for the page cache, then read by the hasher. */
+    flow_pre_read();
+    t.n_seen = 0;
+    t.hasher_reads = t.held = t.most_held = 0;
+    results = run(LONE + 14, N_IN, 1, 0, 0);
+    flow_hashed((size_t)-1, &all, &st);
+    for (k = LONE + 15, all = 0; k < LONE + 14 + N_IN; k++)   /* all but the first */
+        all += (uintmax_t)size_of(k);
+    report(results == N_IN && t.bad == 0 && one_stream(0, LONE + 14, LONE + 13 + N_IN) == 0 &&
+               st.pre_read_bytes == all && t.hasher_reads > 0,
+           "flow: pre-reading, a cold run is read by the reader in order, each input front to back, "
+           "once, and hashed by its hasher from memory (%zu reads, %d results of %d, %ju bytes "
+           "pre-read of %ju, %d asked of the hasher)",
+           t.n_seen, results, N_IN, st.pre_read_bytes, all, t.hasher_reads);
+    k = (size_t)pre_read_huge();
+    report(k == 0, "flow: pre-reading, an input larger than the %ju MiB the pre-reader may hold "
+           "goes to its hasher once that much is held, and the reader reads it (%zu wrong)",
+           PRE_READ_MAX >> 20, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
