@@ -39,7 +39,6 @@
 #define LONE_MAX ((off_t)16 << 20)   /* a lone file up to this is hashed plainly
                                       * (threads take about 1.5 ms to start), and
                                       * one in the page cache whatever its size */
-#define MAP_MIN ((off_t)1 << 20)     /* plainly from here up, mapped if cached */
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
 #define AHEAD 192                    /* buffers for the reader beyond the lanes' (24 MiB) */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
@@ -345,14 +344,16 @@ static void hashed_here(uint64_t absorbed, void *arg)
     tick();
 }
 
-/* A regular file in the page cache, from 1 MiB up: through mappings of it,
- * no copy (mapped.h); reads go on from where they stop.  0, or -1 with
- * errno set. */
+/* A regular file in the page cache, larger than one window: through
+ * mappings of it, no copy (mapped.h); reads go on from where they stop.
+ * A file of one window is read: mapping it cost as much as the copy, or
+ * (the page cache in 4 KiB pages, as a file written piecemeal is) more
+ * (docs/PERFORMANCE.md).  0, or -1 with errno set. */
 static int hash_mapped(const struct job *j, struct md5_ctx *ctx)
 {
     off_t at;
 
-    if (j->fd == STDIN_FILENO || j->size < MAP_MIN || source_cached(j->fd, 0, j->size) != 1)
+    if (j->fd == STDIN_FILENO || j->size <= MAPPED_WINDOW || source_cached(j->fd, 0, j->size) != 1)
         return 0;
     /* A thread maps ahead where no hasher could use the CPU it takes. */
     at = mapped_hash(j->fd, 0, j->size, ctx, hashed_here, NULL,
@@ -364,7 +365,7 @@ static int hash_mapped(const struct job *j, struct md5_ctx *ctx)
 /* The job at the head, to be read in order: hash it here, plainly, as GNU
  * would, through a buffer to the input's measure (a fresh page costs a
  * fault), made for it and freed after: nothing is held between jobs.  A
- * cached file from 1 MiB is mapped first (hash_mapped). */
+ * cached file larger than one window is mapped first (hash_mapped). */
 static void hash_plain(struct job *j)
 {
     unsigned char small[4096], *buf;

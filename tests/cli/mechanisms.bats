@@ -69,24 +69,29 @@ cpus() { nproc; }
     [ "$LATER" = 0 ]
 }
 
-@test "a lone file from 1 MiB in the page cache, whatever its size: mapped, no hasher started" {
+@test "a lone file larger than one 4 MiB window in the page cache, whatever its size: mapped, no hasher started" {
     files 1 20000000
-    files 1 3000000 s
-    warm f0 s0
-    same 'md5sum f0; md5sum s0'
+    files 1 $(((4 << 20) + 1)) s
+    files 1 $((4 << 20)) w
+    warm f0 s0 w0
+    same 'md5sum f0; md5sum s0; md5sum w0'
     stats -j2 f0
     [ "$THREADS" = 0 ]
     [ "$PLAIN" = 1 ]
     [ "$MAPPED" = 20000000 ]
-    # Its windows after the first (4 MiB, src/mapped.c) mapped by a thread
-    # ahead; none with -j1, or for a file of one window.
+    # Its windows after the first (4 MiB, src/mapped.h) mapped by a thread
+    # ahead; none with -j1, or for a file of one window and a byte.
     [ "$AHEAD" = $((20000000 - (4 << 20))) ]
     stats -j1 f0
     [ "$MAPPED" = 20000000 ]
     [ "$AHEAD" = 0 ]
     stats s0
-    [ "$MAPPED" = 3000000 ]
+    [ "$MAPPED" = $(((4 << 20) + 1)) ]
     [ "$AHEAD" = 0 ]
+    # One window or less is read, not mapped.
+    stats w0
+    [ "$PLAIN" = 1 ]
+    [ "$MAPPED" = 0 ]
     cold s0
     stats s0
     [ "$PLAIN" = 1 ]
