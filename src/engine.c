@@ -9,8 +9,8 @@
  * emitted here in order.  Two ways to hash: with lanes (buffers and hashers), or
  * plainly, one input at a time through one buffer, as GNU md5sum: for what
  * must be read in order anyway (standard input, FIFOs, terminals, the file
- * the results go to), a lone file (no thread is worth it; one in the page
- * cache is mapped instead, mapped.h), and the rest of a run once memory is
+ * the results go to), a lone file (no thread is worth it; a large one in
+ * the page cache is mapped instead, mapped.h), and the rest of a run once memory is
  * short (lowmem.h: the lanes' memory is given back).
  */
 #include "engine.h"
@@ -39,6 +39,8 @@
 #define LONE_MAX ((off_t)16 << 20)   /* a lone file up to this is hashed plainly
                                       * (threads take about 1.5 ms to start), and
                                       * one in the page cache whatever its size */
+#define MAP_MIN ((off_t)64 << 20)    /* a cached lone file from here up is
+                                      * mapped (hash_mapped) */
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
 #define AHEAD 192                    /* buffers for the reader beyond the lanes' (24 MiB) */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
@@ -273,7 +275,7 @@ static int open_job(struct job *j, int at_head)
     e.bytes_known += size > 0 ? (uintmax_t)size : 0;
     j->state = JOB_IN_ORDER;
     /* A lone file is worth threads only if large, and read from the
-     * storage: one in the page cache is mapped, no copy (hash_mapped). */
+     * storage: one in the page cache is hashed here (hash_plain). */
     if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1 &&
         source_cached(fd, 0, size) != 1)
         lanes_start(fd);
@@ -344,16 +346,18 @@ static void hashed_here(uint64_t absorbed, void *arg)
     tick();
 }
 
-/* A regular file in the page cache, larger than one window: through
- * mappings of it, no copy (mapped.h); reads go on from where they stop.
- * A file of one window is read: mapping it cost as much as the copy, or
- * (the page cache in 4 KiB pages, as a file written piecemeal is) more
- * (docs/PERFORMANCE.md).  0, or -1 with errno set. */
+/* A regular file in the page cache, from MAP_MIN up: through mappings of
+ * it, no copy (mapped.h); reads go on from where they stop.  A smaller one
+ * is read: in a VM whose hypervisor checks the page tables, mapping a file
+ * cost more than the copy unless the page cache held it in huge pages
+ * (8-16 MB read in 0.85-0.93 of the time, and -j1 to 64 MB; from 64 MB the
+ * thread ahead makes up for it; docs/PERFORMANCE.md).  0, or -1 with errno
+ * set. */
 static int hash_mapped(const struct job *j, struct md5_ctx *ctx)
 {
     off_t at;
 
-    if (j->fd == STDIN_FILENO || j->size <= MAPPED_WINDOW || source_cached(j->fd, 0, j->size) != 1)
+    if (j->fd == STDIN_FILENO || j->size < MAP_MIN || source_cached(j->fd, 0, j->size) != 1)
         return 0;
     /* A thread maps ahead where no hasher could use the CPU it takes. */
     at = mapped_hash(j->fd, 0, j->size, ctx, hashed_here, NULL,
@@ -365,7 +369,7 @@ static int hash_mapped(const struct job *j, struct md5_ctx *ctx)
 /* The job at the head, to be read in order: hash it here, plainly, as GNU
  * would, through a buffer to the input's measure (a fresh page costs a
  * fault), made for it and freed after: nothing is held between jobs.  A
- * cached file larger than one window is mapped first (hash_mapped). */
+ * cached file from MAP_MIN up is mapped first (hash_mapped). */
 static void hash_plain(struct job *j)
 {
     unsigned char small[4096], *buf;
