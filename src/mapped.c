@@ -27,6 +27,8 @@
 #define CAN_AHEAD 0
 #endif
 
+/* 4 MiB: mapped and unmapped 256 times a GiB, little under ulimit -v. */
+#define WINDOW ((off_t)4 << 20)
 #define LINE 64   /* bytes of a cache line, or fewer */
 
 static THREAD_LOCAL sigjmp_buf shrunk;
@@ -103,7 +105,7 @@ static int through_window(struct md5_ctx *ctx, const unsigned char *p, size_t le
 
 static size_t window_at(off_t off, off_t size)
 {
-    return (size_t)(size - off < MAPPED_WINDOW ? size - off : MAPPED_WINDOW);
+    return (size_t)(size - off < WINDOW ? size - off : WINDOW);
 }
 
 /* The window, or MAP_FAILED. */
@@ -157,7 +159,7 @@ static void *ahead_main(void *arg)
 /* Map FD's windows from OFF to SIZE ahead, if it is worth a thread. */
 static int ahead_start(int fd, off_t off, off_t size)
 {
-    if (!CAN_AHEAD || size - off <= MAPPED_WINDOW)
+    if (!CAN_AHEAD || size - off <= WINDOW)
         return 0;
     ahead.fd = fd;
     ahead.next = off;

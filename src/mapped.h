@@ -11,9 +11,6 @@
 #include "input.h"
 #include "md5.h"
 
-/* 4 MiB: mapped and unmapped 256 times a GiB, little under ulimit -v. */
-#define MAPPED_WINDOW ((off_t)4 << 20)
-
 /* Absorb FD's bytes from OFF up to SIZE into CTX, calling EACH(absorbed,
  * ARG) after each window (EACH may be NULL).  Stops early at a window that
  * cannot be mapped, or that the file shrank into while it was hashed: that

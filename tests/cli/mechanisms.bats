@@ -78,7 +78,7 @@ cpus() { nproc; }
     [ "$THREADS" = 0 ]
     [ "$PLAIN" = 1 ]
     [ "$MAPPED" = $(((64 << 20) + 1)) ]
-    # Its windows after the first (4 MiB, src/mapped.h) mapped by a thread
+    # Its windows after the first (4 MiB, src/mapped.c) mapped by a thread
     # ahead; none with -j1.
     [ "$AHEAD" = $(((60 << 20) + 1)) ]
     stats -j1 f0
