@@ -10,8 +10,8 @@
  * plainly, one input at a time through one buffer, as GNU md5sum: for what
  * must be read in order anyway (standard input, FIFOs, terminals, the file
  * the results go to), a lone file (no thread is worth it; a large one in
- * the page cache is mapped instead, mapped.h), and the rest of a run once memory is
- * short (lowmem.h: the lanes' memory is given back).
+ * the page cache is mapped instead, mapped.h), and the rest of a run once
+ * memory is short (lowmem.h: the lanes' memory is given back).
  */
 #include "engine.h"
 
