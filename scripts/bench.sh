@@ -174,6 +174,12 @@ build_coretime() {
         "$B/compress/md5_portable.o" "$B/compress/md5_aarch64.o"
 }
 
+# warm FILE...: read into the page cache again.  A memory monitor may evict
+# pages of files left alone for a while (this VM's DAMON "pageout" scheme),
+# and one page missing turns a run cold (src/flow.h): each round of a warm
+# section starts with its files read again.
+warm() { cat -- "$@" > /dev/null; }
+
 section_bigfile() {
     echo "## bigfile: one 1 GiB file in the page cache, $BENCH_RUNS runs each, interleaved"
     build_runcmd
@@ -184,7 +190,7 @@ section_bigfile() {
     # A defined cache state: dropped, then read once, as a file is after a
     # first read (how the file was written would otherwise decide).
     dd if="$big" iflag=nocache count=0 status=none
-    cat "$big" > /dev/null
+    warm "$big"
     ours=$(./"$B"/md5sum "$big" | cut -c1-32)
     gnu=$(/usr/bin/md5sum "$big" | cut -c1-32)
     ossl=$(openssl md5 -r "$big" | cut -c1-32)
@@ -196,6 +202,7 @@ section_bigfile() {
     rm -f "$out"/big-*.times "$out/core.ms"
     i=0
     while [ "$i" -lt "$BENCH_RUNS" ]; do
+        warm "$big"
         time_run big-ours . "./$B/md5sum" "$big"
         time_run big-ours-j1 . "./$B/md5sum" -j1 "$big"
         time_run big-gnu . /usr/bin/md5sum "$big"
@@ -266,7 +273,7 @@ section_sets() {
     build_sysfloor
     for set in 20000x4096 2000x262144 media; do
         dir=$(set_dir "$set")
-        cat "$dir"/* > /dev/null
+        warm "$dir"/*
         # shellcheck disable=SC2046  # the file names have no blanks
         (cd "$dir" && /usr/bin/md5sum -- $(ls) > "$OLDPWD/$out/$set.md5")
         # shellcheck disable=SC2046
@@ -277,6 +284,7 @@ section_sets() {
         rm -f "$out/$set"-*.times
         i=0
         while [ "$i" -lt "$BENCH_RUNS" ]; do
+            warm "$dir"/*
             # shellcheck disable=SC2046
             time_run "$set-ours" "$dir" "$PWD/$B/md5sum" -- $(cd "$dir" && ls)
             # shellcheck disable=SC2046
@@ -521,10 +529,10 @@ section_occupancy() {
     printf '%-12s %12s %12s\n' set "all CPUs" "--jobs=1"
     for set in 20000x4096 2000x262144 media; do
         dir=$(set_dir "$set")
-        cat "$dir"/* > /dev/null
         for j in "" -j1; do
             i=0
             while [ "$i" -lt "$BENCH_RUNS" ]; do
+                warm "$dir"/*
                 # shellcheck disable=SC2046  # the file names have no blanks
                 (cd "$dir" && MD5SUM_ENGINE_STATS=1 "$OLDPWD/$B/md5sum" $j -- $(ls) 2>&1 >/dev/null) |
                     sed -n 's/.*lane blocks \([0-9]*\) of \([0-9]*\)$/\1 \2/p' |
@@ -546,10 +554,10 @@ section_calls() {
     for size in 0 4096 65536 200000 300000 1000000 4000000; do
         f=$BENCH_DATA/call-$size
         [ -f "$f" ] || head -c "$size" /dev/urandom > "$f"
-        cat "$f" > /dev/null
         rm -f "$out"/calls-*.times
         i=0
         while [ "$i" -lt "$BENCH_PAIRS" ]; do
+            warm "$f"
             # Which goes first alternates: drift hits both alike.
             if [ $((i % 2)) = 0 ]; then
                 "$out/runcmd" -n "$CALLS" "./$B/md5sum" "$f" >> "$out/calls-ours.times"
