@@ -131,8 +131,12 @@ section_lanes() {
 # The whole-process sections time one process at a time with runcmd (fork,
 # exec, wait4: no shell in the measurement) and alternate the programs run
 # by run, so that drift on a shared machine hits them all alike.
+# newer FILE SOURCE: FILE exists and is newer than SOURCE (test's -nt is not
+# POSIX sh's).
+newer() { [ -n "$(find "$1" -newer "$2" 2> /dev/null)" ]; }
+
 build_runcmd() {
-    [ "$out/runcmd" -nt bench/runcmd.c ] || cc -O2 -o "$out/runcmd" bench/runcmd.c
+    newer "$out/runcmd" bench/runcmd.c || cc -O2 -o "$out/runcmd" bench/runcmd.c
 }
 
 build_sysfloor() {
@@ -298,6 +302,7 @@ section_sets() {
             time_run "$set-floor" "$dir" "$PWD/$out/sysfloor" "$(nproc)" $(cd "$dir" && ls)
             i=$((i + 1))
         done
+        # shellcheck disable=SC2012  # the file names have no blanks
         echo "# $set: $(ls "$dir" | wc -l) files, $(du -sm "$dir" | cut -f1) MiB"
         report_times "$set-ours" "$set-ours-j1" "$set-gnu" "$set-ours-c" "$set-ours-j1-c" "$set-gnu-c" \
             "$set-floor"
@@ -578,7 +583,7 @@ section_calls() {
 }
 
 build_uringfloor() {
-    [ "$out/uringfloor" -nt bench/uringfloor.c ] ||
+    newer "$out/uringfloor" bench/uringfloor.c ||
         cc -std=c99 -O2 -Wall -Wextra -pthread -o "$out/uringfloor" bench/uringfloor.c
 }
 
@@ -627,7 +632,7 @@ section_uring() {
         bytes=$(cd "$dir" && cat $files | wc -c)   # the set's size, and warm
         # Every reading first: every file whole (the set's bytes), no error,
         # and the same bytes as the plain path (a hash of each file, summed).
-        want= err=$PWD/$out/uring.err
+        want='' err=$PWD/$out/uring.err
         while read -r label cmd; do
             case $label in floor-*) continue ;; esac
             # shellcheck disable=SC2086
