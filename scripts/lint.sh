@@ -5,7 +5,9 @@
 #     POSIX library, in the x86-64 and the AArch64 configuration;
 #   clang-tidy 14: the checks in .clang-tidy (the clang static analyzer,
 #     bugprone, cert, misc, performance, portability), for x86-64 and, when
-#     the AArch64 headers are installed, for AArch64 (--target).
+#     the AArch64 headers are installed, for AArch64 (--target);
+#   ShellCheck 0.9: its warnings and errors, in the shell scripts and the
+#     bats tests (in bats, a test's "! command" does not fail it: SC2314).
 # Suppressions, each with its reason: scripts/lint/cppcheck.supp, .clang-tidy,
 # and the per-file exceptions below.  Benchmarks (bench/) are measurement
 # code and not linted.
@@ -13,6 +15,7 @@
 set -u
 CPPCHECK=${CPPCHECK:-cppcheck}
 CLANG_TIDY=${CLANG_TIDY:-clang-tidy}
+SHELLCHECK=${SHELLCHECK:-shellcheck}
 DEFS="-D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64"
 
 # Worker: lint.sh --tidy FILE, with TIDY_ARGS and TIDY_CFLAGS set.  Prints
@@ -43,9 +46,9 @@ fi
 cd "$(dirname "$0")/.." || exit 2
 JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 status=0
-for tool in "$CPPCHECK" "$CLANG_TIDY"; do
+for tool in "$CPPCHECK" "$CLANG_TIDY" "$SHELLCHECK"; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "lint: $tool is missing (apt-get install cppcheck clang-tidy)" >&2
+        echo "lint: $tool is missing (apt-get install cppcheck clang-tidy shellcheck)" >&2
         exit 2
     fi
 done
@@ -69,6 +72,11 @@ tidy() {
         status=1
     fi
 }
+
+# The scripts, then the tests: bats assigns $stderr (run --separate-stderr),
+# which shellcheck cannot see (SC2154).
+"$SHELLCHECK" -S warning .ci/run scripts/*.sh tests/run/*.sh || status=1
+"$SHELLCHECK" -S warning -e SC2154 tests/helpers.bash tests/cli/*.bats tests/conformance/*.bats || status=1
 
 files=$(ls src/*.c src/compress/*.c tests/core/*.c tests/fuzz/*.c tests/ref/*.c)
 # shellcheck disable=SC2086

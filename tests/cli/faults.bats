@@ -35,7 +35,7 @@ garbage() {
 # output.  No command runs in the loop: it must see the position while the
 # reader is mid-file.
 wait_for_pos() {
-    local pid=$1 file=$2 min=$3 open='' f k v i addr perms off dev ino rest
+    local pid=$1 file=$2 min=$3 open='' f k v i off ino
     local inode
     inode=$(stat -c %i "$file")
     for ((i = 0; i < 2000000; i++)); do
@@ -51,7 +51,7 @@ wait_for_pos() {
                     return 0
                 fi
             done < /proc/"$pid"/io 2>/dev/null
-            while read -r addr perms off dev ino rest; do
+            while read -r _ _ off _ ino _; do
                 if [ "$ino" = "$inode" ] && [ $((16#$off)) -ge "$min" ]; then
                     echo caught
                     return 0

@@ -55,7 +55,8 @@ load '../helpers'
 @test "each line is written with one write(2), so parallel runs never interleave inside a line" {
     # Lines longer than PIPE_BUF/8 make a torn write likely if lines were
     # written in pieces.  Eight runs share one pipe.
-    local long=$(printf 'n%.0s' $(seq 1 200))
+    local long
+    long=$(printf 'n%.0s' $(seq 1 200))
     for i in $(seq 1 50); do printf '%s' "$i" > "$long-$i"; done
     ours 'for j in 1 2 3 4 5 6 7 8; do md5sum -- *-* & done; wait' > all.txt
     [ "$(wc -l < all.txt)" -eq 400 ]

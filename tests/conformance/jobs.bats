@@ -71,6 +71,7 @@ compare_jobs() {
 
 @test "random mixes, hashing: --jobs 1, 2, 3 and 8 print what GNU prints" {
     local seed
+    # shellcheck disable=SC2034  # read by ours and gnu (helpers.bash)
     RUN_AS=as_nobody
     open_to_nobody
     for seed in $(seeds); do
@@ -86,6 +87,7 @@ compare_jobs() {
 
 @test "random mixes, check mode: --jobs 1, 2, 3 and 8 print what GNU prints" {
     local seed
+    # shellcheck disable=SC2034  # read by ours and gnu (helpers.bash)
     RUN_AS=as_nobody
     open_to_nobody
     for seed in $(seeds); do
