@@ -4,9 +4,9 @@
  * reading stage, in the caller's thread too, which opens the inputs in
  * order (past a sequence's first few, when the run is warm, it leaves that
  * to the hashers: one thread opening every file was the bottleneck on
- * small ones) and reads what must be read in order (flow.h); the hashers,
- * on every CPU or one in the caller's thread (hasher.h); the results,
- * emitted here in order.  Two ways to hash: with lanes (buffers and hashers), or
+ * small ones; large ones it opens all, for their sizes) and reads what
+ * must be read in order (flow.h); the hashers, on every CPU or one in the
+ * caller's thread (hasher.h); the results, emitted here in order.  Two ways to hash: with lanes (buffers and hashers), or
  * plainly, one input at a time through one buffer, as GNU md5sum: for what
  * must be read in order anyway (standard input, FIFOs, terminals, the file
  * the results go to), a lone file (no thread is worth it; a large one in
@@ -51,6 +51,12 @@
                                            * wake a hasher for it (pump) */
 #define BY_NAME_AFTER 64             /* inputs of a sequence the caller opens
                                       * before hashers open the rest */
+#define EARLY_MIN ((off_t)1 << 20)   /* while the inputs so far average this
+                                      * size, every one is opened here (few,
+                                      * and large: each open costs little
+                                      * beside its hashing), its size known as
+                                      * it is added; a cached one this large
+                                      * may be taken early (flow_add) */
 
 enum job_state { JOB_NEW, JOB_INPUT, JOB_IN_ORDER, JOB_DONE };
 enum mode { MODE_UNDECIDED, MODE_LANES, MODE_PLAIN };
@@ -234,6 +240,12 @@ static int give_memory_back(void)
     return 1;
 }
 
+/* Do the inputs opened so far average EARLY_MIN bytes or more? */
+static int large_inputs(void)
+{
+    return e.inputs_known > 0 && e.bytes_known / e.inputs_known >= (uintmax_t)EARLY_MIN;
+}
+
 /* Open job J, or leave it to a later try (0): the flow is full, or a
  * descriptor is short while inputs of ours are open (one will be freed).
  * Past the first inputs of a sequence, hashers may open it instead.
@@ -248,7 +260,7 @@ static int open_job(struct job *j, int at_head)
     if (at_head ? 0 : e.mode == MODE_LANES && !flow_room())
         return 0;
     if (!at_head && e.by_name && j->copy && e.in_sequence > BY_NAME_AFTER &&
-        flow_add(-1, -1, j->copy, &j->input)) {
+        !large_inputs() && flow_add(-1, -1, j->copy, 0, &j->input)) {
         j->state = JOB_INPUT;
         return 1;
     }
@@ -281,7 +293,9 @@ static int open_job(struct job *j, int at_head)
         lanes_start(fd);
     if (e.mode == MODE_LANES && !in_order && !at_head) {
         j->state = JOB_INPUT;
-        (void)flow_add(fd, size, NULL, &j->input);
+        (void)flow_add(fd, size, NULL,
+                       size >= EARLY_MIN && large_inputs() && source_cached(fd, 0, size) == 1,
+                       &j->input);
     }
     return 1;
 }
@@ -529,9 +543,9 @@ static void print_stats(void)
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, pre-read %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
-            "%lu, handed back %lu, mapped %ju, ahead %ju, lane blocks %ju of %ju\n",
+            "%lu, handed back %lu, taken early %lu, mapped %ju, ahead %ju, lane blocks %ju of %ju\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.pre_read_bytes, f.hasher_bytes, f.later,
-            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, e.mapped,
+            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, f.early, e.mapped,
             (uintmax_t)mapped_ahead(), (uintmax_t)f.lane_hashed, (uintmax_t)f.lane_offered);
 }
 

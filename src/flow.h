@@ -69,6 +69,7 @@ struct flow_stats {
                                             * runs turned cold, warm again */
     unsigned long opened, handed;          /* inputs hashers opened; handed
                                             * back to the caller unhashed */
+    unsigned long early;                   /* inputs taken before older ones */
     uint64_t lane_hashed, lane_offered;    /* the lanes' blocks (lanes.h) */
 };
 
@@ -87,9 +88,11 @@ void flow_unlock(void);
  * bytes, or (FD -1) NAME, for its hasher to open (source_open_quick): 1,
  * its index in *IN (one more each time); 0 if the run is cold (the caller
  * opens it: the storage sees the opens in order too).  NAME is kept until
- * the input's result is taken. */
+ * the input's result is taken.  EARLY: the page cache holds all of it, and
+ * while the run is warm it may be taken before older inputs, the largest
+ * first (flow_take_locked). */
 int flow_room(void);
-int flow_add(int fd, off_t size, const char *name, size_t *in);
+int flow_add(int fd, off_t size, const char *name, int early, size_t *in);
 
 /* The reader's next read, in input order, if there is one to make now: the
  * input, where to read and a buffer (C), or no buffer (C NULL: a pre-read,
@@ -155,6 +158,8 @@ void flow_leave_locked(struct flow_sleeper *s);
 /* Take the next input, for the hasher sleeping on S: 1, with its index,
  * descriptor and size (or the NAME it must open first, FD -1), or 0: none
  * to take, or (warm) another hasher holds fewer bytes and is to take it.
+ * The next is the oldest not taken; but while the run is warm, if that one
+ * was added EARLY, the largest EARLY one not taken (flow_add).
  * ALONE: it would be the only one in the taker's lanes (if none other
  * waits, the reader then reads it ahead). */
 int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,

@@ -7,7 +7,7 @@ load '../helpers'
 
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER PRE_READ HASHERS LATER COLD WARM
-# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED MAPPED AHEAD LANE_HASHED LANE_OFFERED from its
+# FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED EARLY MAPPED AHEAD LANE_HASHED LANE_OFFERED from its
 # last line on stderr.
 stats() {
     local line
@@ -18,14 +18,15 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ mapped\ ([0-9]+),\ ahead\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ mapped\ ([0-9]+),\ ahead\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} PRE_READ=${BASH_REMATCH[5]} HASHERS=${BASH_REMATCH[6]}
     LATER=${BASH_REMATCH[7]} COLD=${BASH_REMATCH[8]} WARM=${BASH_REMATCH[9]}
     FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]} TAKEN_BACK=${BASH_REMATCH[12]}
-    OPENED=${BASH_REMATCH[13]} HANDED=${BASH_REMATCH[14]} MAPPED=${BASH_REMATCH[15]}
-    AHEAD=${BASH_REMATCH[16]} LANE_HASHED=${BASH_REMATCH[17]} LANE_OFFERED=${BASH_REMATCH[18]}
+    OPENED=${BASH_REMATCH[13]} HANDED=${BASH_REMATCH[14]} EARLY=${BASH_REMATCH[15]}
+    MAPPED=${BASH_REMATCH[16]} AHEAD=${BASH_REMATCH[17]} LANE_HASHED=${BASH_REMATCH[18]}
+    LANE_OFFERED=${BASH_REMATCH[19]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -247,6 +248,35 @@ cpus() { nproc; }
     STATS_SETUP='ulimit -v $((70 << 10))' stats -j2 -c list
     [ "$GAVE_BACK" = 1 ]
     [ "$PLAIN" -ge 1 ]
+}
+
+@test "inputs of a megabyte and more in the page cache: the largest taken first, results in order" {
+    files 20 1100000 s
+    files 3 4000000 v
+    same 'md5sum s* v*'
+    # 23 inputs, fewer than wake a hasher: all are there when one first
+    # takes, the caller's sizes known (mean over 1 MiB: it opens them all).
+    warm s* v*
+    stats -j2 s* v*
+    [ "$COLD" = 0 ]
+    [ "$EARLY" -ge 3 ]
+    # From the storage, in order: the disk sees one stream.
+    cold s* v*
+    stats -j2 s* v*
+    [ "$EARLY" = 0 ]
+    # Smaller on average: in order.
+    files 20 100000 t
+    warm t* v*
+    stats -j2 t* v*
+    [ "$EARLY" = 0 ]
+    # Past a sequence's first 64 inputs, inputs this large are opened by the
+    # caller too, their sizes known as they are added (the next test: smaller
+    # ones, by the hashers).
+    local i
+    for ((i = 100; i < 170; i++)); do truncate -s 1100000 "z$i"; done
+    same 'md5sum z*'
+    stats -j2 z*
+    [ "$OPENED" = 0 ]
 }
 
 @test "past a sequence's first 64 inputs, hashers open them; what only the caller may open, it does, in order" {

@@ -36,7 +36,8 @@ static struct {
 } t;
 
 #define LONE (2 * N_IN)   /* the input alone in the last run */
-#define HUGE_IN (LONE + 20)   /* an input larger than the pre-reader may hold */
+#define EARLY_IN (LONE + 14)   /* the first of early() */
+#define HUGE_IN (EARLY_IN + 5 + N_IN)   /* an input larger than the pre-reader may hold */
 
 static off_t size_of(size_t i)
 {
@@ -94,7 +95,7 @@ static int run(size_t first, size_t n, int cold, int cached, int alone)
     const char *name;
 
     for (i = first; i < first + n; i++)   /* descriptors the flow only hands on */
-        t.bad += !flow_room() || !flow_add(100 + (int)i, size_of(i), NULL, &in) || in != i;
+        t.bad += !flow_room() || !flow_add(100 + (int)i, size_of(i), NULL, 0, &in) || in != i;
     if (cold) {
         flow_lock();
         t.bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first;
@@ -165,8 +166,8 @@ static int take_and_hand_back(size_t first)
     off_t size;
     const char *name;
 
-    bad += !flow_add(200, 100, NULL, &in) || in != first || !flow_take_back(first);
-    bad += !flow_add(201, 100, NULL, &in) || in != first + 1;
+    bad += !flow_add(200, 100, NULL, 0, &in) || in != first || !flow_take_back(first);
+    bad += !flow_add(201, 100, NULL, 0, &in) || in != first + 1;
     flow_lock();
     bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first + 1;
     flow_unlock();
@@ -177,7 +178,7 @@ static int take_and_hand_back(size_t first)
     flow_done_locked(first + 1, &res);
     flow_unlock();
     bad += flow_result(first + 1, &res, &fd, &size) != 1 || res.hashed != 100;
-    bad += !flow_add(-1, -1, "name", &in) || in != first + 2;
+    bad += !flow_add(-1, -1, "name", 0, &in) || in != first + 2;
     flow_lock();
     bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first + 2 || fd != -1 ||
            !name || strcmp(name, "name") != 0;
@@ -201,7 +202,7 @@ static int pre_read_huge(void)
     off_t size;
     const char *name;
 
-    bad += !flow_add(600, size_of(HUGE_IN), NULL, &in) || in != HUGE_IN;
+    bad += !flow_add(600, size_of(HUGE_IN), NULL, 0, &in) || in != HUGE_IN;
     for (rounds = 0; rounds < 100000 && !over; rounds++) {
         if (flow_reader_next(&r)) {
             r.len = (size_t)(r.size - r.off < (off_t)CHUNK ? r.size - r.off : (off_t)CHUNK);
@@ -264,7 +265,7 @@ static int balance(size_t first)
 
     for (i = 0; i < 7; i++)
         bad += !flow_add(sizes[i] < 0 ? -1 : 300 + (int)i, sizes[i] ? sizes[i] * s : 1,
-                         sizes[i] < 0 ? "name" : NULL, &in) || in != first + i;
+                         sizes[i] < 0 ? "name" : NULL, 0, &in) || in != first + i;
     bad += !take_by(&t.hasher, first) || !take_by(&second, first + 1);   /* 40 each */
     done(first, (uintmax_t)(40 * s));
     bad += !take_by(&t.hasher, first + 2);   /* 0 against 40: 80 */
@@ -306,7 +307,7 @@ static int joined(size_t first)
     off_t size;
 
     for (i = 0; i < 3; i++)
-        bad += !flow_add(500 + (int)i, 40 * s, NULL, &in) || in != first + i;
+        bad += !flow_add(500 + (int)i, 40 * s, NULL, 0, &in) || in != first + i;
     flow_lock();
     flow_leave_locked(&second);
     flow_unlock();
@@ -323,6 +324,39 @@ static int joined(size_t first)
     for (i = 0; i < 3; i++)
         bad += flow_result(first + i, &res, &fd, &size) != 1;
     return bad + t.bad;
+}
+
+/* Warm, inputs added EARLY are taken largest first, before older ones,
+ * while the oldest not taken is such an input; the others in order.  Inputs
+ * from FIRST, in chunks: 1 early, 1, 3 early, 2 early, 5.  Returns what
+ * went otherwise. */
+static int early(size_t first)
+{
+    static const int chunks[] = {1, 1, 3, 2, 5}, is_early[] = {1, 0, 1, 1, 0};
+    static const size_t order[] = {2, 3, 0, 1, 4};
+    struct flow_stats st;
+    struct result res;
+    uintmax_t all;
+    unsigned long before;
+    size_t i, in;
+    int fd, bad = 0;
+    off_t size;
+
+    flow_hashed((size_t)-1, &all, &st);
+    before = st.early;
+    for (i = 0; i < 5; i++)
+        bad += !flow_add(700 + (int)i, (off_t)(chunks[i] * CHUNK), NULL, is_early[i], &in) ||
+               in != first + i;
+    for (i = 0; i < 5 && bad + t.bad == 0; i++)
+        bad += !take_by(&t.hasher, first + order[i]);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    for (i = 0; i < 5; i++)
+        done(first + i, (uintmax_t)(chunks[i] * CHUNK));
+    for (i = 0; i < 5; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    flow_hashed((size_t)-1, &all, &st);
+    return bad + t.bad + (st.early != before + 2);
 }
 
 int main(void)
@@ -373,17 +407,20 @@ int main(void)
     k = (size_t)joined(LONE + 11);
     report(k == 0, "flow: balance holds against a hasher that joined before its first take, not "
            "one that left (%zu wrong)", k);
+    k = (size_t)early(EARLY_IN);
+    report(k == 0, "flow: warm, inputs the caller marked early are taken largest first, before "
+           "older ones; the others in order (%zu wrong)", k);
     /* Pre-reading: the first input, whose read found the storage must be
      * waited for, is read by the reader into buffers; the rest are read
      * through in order for the page cache, then read by the hasher. */
     flow_pre_read();
     t.n_seen = 0;
     t.hasher_reads = t.held = t.most_held = 0;
-    results = run(LONE + 14, N_IN, 1, 0, 0);
+    results = run(EARLY_IN + 5, N_IN, 1, 0, 0);
     flow_hashed((size_t)-1, &all, &st);
-    for (k = LONE + 15, all = 0; k < LONE + 14 + N_IN; k++)   /* all but the first */
+    for (k = EARLY_IN + 6, all = 0; k < EARLY_IN + 5 + N_IN; k++)   /* all but the first */
         all += (uintmax_t)size_of(k);
-    report(results == N_IN && t.bad == 0 && one_stream(0, LONE + 14, LONE + 13 + N_IN) == 0 &&
+    report(results == N_IN && t.bad == 0 && one_stream(0, EARLY_IN + 5, EARLY_IN + 4 + N_IN) == 0 &&
                st.pre_read_bytes == all && t.hasher_reads > 0,
            "flow: pre-reading, a cold run is read by the reader in order, each input front to back, "
            "once, and hashed by its hasher from memory (%zu reads, %d results of %d, %ju bytes "
