@@ -32,9 +32,10 @@ enum source_got {
 /* Read the chunk of FD (a regular file of SIZE bytes when opened) at OFF
  * into BUF, which has room for CAP bytes (a multiple of the block size) and
  * a block more: CAP bytes, or up to the end.  *GOT is the bytes read, a
- * multiple of the block size unless the input ends there.  With NOWAIT, only what the page cache holds, never
- * waiting for the storage; a system that cannot read so says SOURCE_FAILED
- * with errno EOPNOTSUPP. */
+ * multiple of the block size unless the input ends there.  With NOWAIT,
+ * only what the page cache holds, never waiting for the storage; a system
+ * that can neither read so nor tell what the page cache holds says
+ * SOURCE_FAILED with errno EOPNOTSUPP. */
 enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, off_t size,
                             int nowait, size_t *got);
 

@@ -46,6 +46,12 @@ cold() {
 
 cpus() { nproc; }
 
+# A test's directory outside $BATS_TEST_TMPDIR (on tmpfs), removed however
+# the test ends.
+teardown() {
+    [ -z "${SHM_DIR:-}" ] || rm -rf "$SHM_DIR"
+}
+
 @test "a lone file up to 16 MiB is hashed plainly, no thread started" {
     files 1 3000000
     same 'md5sum f0'
@@ -149,6 +155,41 @@ cpus() { nproc; }
     [ "$COLD" -ge 1 ]
     [ "$WARM" -ge 1 ]
     [ "$HASHERS" -gt 0 ]
+}
+
+@test "a file system that cannot read without waiting (tmpfs, ext2, FUSE): warm inputs still read by their hashers, cold ones by the reader" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local preload
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    files 64 300000
+    # Every read that must not wait is refused, as tmpfs refuses it
+    # (tests/fault/fault_preload.c): the page cache is asked instead.
+    same "NOWAIT_UNSUPPORTED=1 LD_PRELOAD=$preload md5sum f*"
+    warm f*
+    STATS_SETUP="export NOWAIT_UNSUPPORTED=1 LD_PRELOAD=$preload" stats -j2 f*
+    [ "$COLD" = 0 ]
+    [ "$LATER" = 0 ]
+    [ "$READER" = 0 ] || [ "$READER" = 300000 ]
+    [ "$HASHERS" = $((64 * 300000 - READER)) ]
+    # Not in memory: the storage still sees one stream, in order.
+    cold f*
+    STATS_SETUP="export NOWAIT_UNSUPPORTED=1 LD_PRELOAD=$preload" stats -j2 f*
+    [ "$COLD" -ge 1 ]
+    [ "$LATER" -ge 1 ]
+    [ "$LATER" -le "$THREADS" ]
+    [ $((READER + PRE_READ)) -ge $((60 * 300000)) ]
+}
+
+@test "files on tmpfs in the page cache are read by the hashers, as on any other file system" {
+    local shm=/dev/shm
+    [ -d "$shm" ] && [ -w "$shm" ] && [ "$(stat -f -c %T "$shm")" = tmpfs ] || skip "no writable tmpfs at /dev/shm"
+    SHM_DIR=$(mktemp -d "$shm/md5sum-test.XXXXXX")
+    ( cd "$SHM_DIR" && files 64 300000 )
+    same "md5sum $SHM_DIR/f*"
+    stats -j2 "$SHM_DIR"/f*
+    [ "$COLD" = 0 ]
+    [ "$READER" = 0 ] || [ "$READER" = 300000 ]
+    [ "$HASHERS" = $((64 * 300000 - READER)) ]
 }
 
 @test "-j1: one hasher in this thread, lanes all the same" {

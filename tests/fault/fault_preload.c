@@ -8,7 +8,9 @@
  *   digest of the file as it ends up.
  * - Failing: with $FAIL_AT set, every read that reaches past that offset of
  *   a regular file larger than it fails with EIO, as a bad disk sector would
- *   make it, whichever thread reads and wherever the reading began. */
+ *   make it, whichever thread reads and wherever the reading began.
+ * - No reads that never wait: with $NOWAIT_UNSUPPORTED set, preadv2 with
+ *   RWF_NOWAIT fails with EOPNOTSUPP, as on tmpfs or ext2. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -102,16 +104,25 @@ static size_t iov_len(const struct iovec *v, int n)
     return len;
 }
 
+/* Is FLAGS a read that never waits, on a file system made to refuse it? */
+static int refused(int flags)
+{
+    if (!(flags & RWF_NOWAIT) || !getenv("NOWAIT_UNSUPPORTED"))
+        return 0;
+    errno = EOPNOTSUPP;
+    return 1;
+}
+
 ssize_t preadv2(int fd, const struct iovec *v, int n, off_t off, int flags)
 {
-    if (fault(fd, off, iov_len(v, n)) != 0)
+    if (refused(flags) || fault(fd, off, iov_len(v, n)) != 0)
         return -1;
     return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv2"))(fd, v, n, off, flags);
 }
 
 ssize_t preadv64v2(int fd, const struct iovec *v, int n, off64_t off, int flags)
 {
-    if (fault(fd, off, iov_len(v, n)) != 0)
+    if (refused(flags) || fault(fd, off, iov_len(v, n)) != 0)
         return -1;
     return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv64v2"))(fd, v, n, off, flags);
 }
