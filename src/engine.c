@@ -464,7 +464,7 @@ static int read_step(void)
         posix_fadvise(r.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
     e.flush(e.arg);
-    how = source_read(r.fd, r.c ? r.c->data : scratch, CHUNK, r.off, r.size, 0, &r.len);
+    how = source_read(r.fd, r.c ? r.c->data : scratch, CHUNK, r.off, r.size, NULL, &r.len);
     r.final = how == SOURCE_END;
     flow_reader_put(&r, how == SOURCE_FAILED, errno, cached);
     return 1;

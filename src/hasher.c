@@ -21,6 +21,7 @@ struct task {
     struct chunk *ck;         /* in the lane, or to read into */
     int own;                  /* ck is its own, to read into again */
     int reading;              /* read ck at read_at, outside the lock */
+    int nowait;               /* its reads must not wait (source_read) */
     int final;                /* ck is its last chunk */
     int told, ended, err, later;  /* its own reads: the flow knows of them;
                                    * they came to its end, or failed with
@@ -232,6 +233,7 @@ static int gather_locked(struct hasher *h)
         t->size = size;
         t->name = name;
         t->told = 1;
+        t->nowait = 1;
         lanes_add(&h->lanes, &t->lt, md5_iv);
         next_chunk_locked(h, t);   /* to open first: read just after */
     }
@@ -245,7 +247,7 @@ static int gather_locked(struct hasher *h)
 static void read_here(struct hasher *h, struct task *t)
 {
     size_t got;
-    enum source_got how = source_read(t->fd, t->ck->data, CHUNK, t->read_at, t->size, 1, &got);
+    enum source_got how = source_read(t->fd, t->ck->data, CHUNK, t->read_at, t->size, &t->nowait, &got);
 
     t->told = 0;
     if (how == SOURCE_LATER || (how == SOURCE_FAILED && errno == EOPNOTSUPP)) {

@@ -1,6 +1,7 @@
-/* preadv2 and RWF_NOWAIT (reading only what the page cache holds) and the
- * cachestat system call are Linux's; the feature-test macro is the
- * documented way to ask for them.  Elsewhere every read may wait. */
+/* preadv2 and RWF_NOWAIT (reading only what the page cache holds), the
+ * cachestat system call, mincore and fstatfs are Linux's; the feature-test
+ * macro is the documented way to ask for them.  Elsewhere every read may
+ * wait. */
 #define _GNU_SOURCE /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 #include "source.h"
 
@@ -13,7 +14,12 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
+#if !defined(SYS_cachestat) && (defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__s390x__))
+#define SYS_cachestat 451   /* Linux 6.5; C libraries older than it lack the name */
+#endif
 #endif
 
 #include "fdview.h"
@@ -87,15 +93,16 @@ int source_open_quick(const char *name, off_t *size, int *in_order)
     return classify(input_above_std(fdview_open_quick(name, O_RDONLY | O_NONBLOCK)), size, in_order);
 }
 
-/* pread, or with NOWAIT a read that never waits for the storage: preadv2
- * with RWF_NOWAIT.  A file system that cannot read so (tmpfs, ext2, FUSE;
- * old kernels) is asked instead whether the page cache holds the bytes up to
- * END (cachestat), and they are read plainly if it does: otherwise every
- * read of a tmpfs file was left to the reader, and the media folder took
- * 2.5 times as long there as on ext4 (docs/PERFORMANCE.md). */
-static ssize_t read_at(int fd, unsigned char *buf, size_t len, off_t off, off_t end, int nowait)
+/* pread, or with *NOWAIT a read that never waits for the storage: preadv2
+ * with RWF_NOWAIT.  A file system that cannot read so (tmpfs, ext2, FUSE,
+ * overlayfs; old kernels) is asked instead whether the page cache holds the
+ * rest of the file, up to SIZE: if it does, it is read plainly from then on
+ * (*NOWAIT cleared); otherwise every read of a tmpfs file was left to the
+ * reader, and the media folder took 2.5 times as long there as on ext4
+ * (docs/PERFORMANCE.md). */
+static ssize_t read_at(int fd, unsigned char *buf, size_t len, off_t off, off_t size, int *nowait)
 {
-    if (!nowait)
+    if (!nowait || !*nowait)
         return pread(fd, buf, len, off);
 #ifdef RWF_NOWAIT
     {
@@ -109,8 +116,9 @@ static ssize_t read_at(int fd, unsigned char *buf, size_t len, off_t off, off_t 
             return n;
     }
 #endif
-    switch (source_cached(fd, off, end)) {
+    switch (source_cached(fd, off, size)) {
     case 1:
+        *nowait = 0;
         return pread(fd, buf, len, off);
     case 0:
         errno = EAGAIN;
@@ -122,7 +130,7 @@ static ssize_t read_at(int fd, unsigned char *buf, size_t len, off_t off, off_t 
 }
 
 enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, off_t size,
-                            int nowait, size_t *got)
+                            int *nowait, size_t *got)
 {
     /* Where the rest fits, a block more is asked for: the end is then seen
      * by this read, a short one, and a file grown meanwhile by less than a
@@ -132,13 +140,11 @@ enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, o
 
     *got = 0;
     while (*got < want) {
-        off_t at = off + (off_t)*got;
-        ssize_t n = read_at(fd, buf + *got, want - *got, at,
-                            size - at < (off_t)(want - *got) ? size : at + (off_t)(want - *got), nowait);
+        ssize_t n = read_at(fd, buf + *got, want - *got, off + (off_t)*got, size, nowait);
 
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0 && errno == EAGAIN && nowait) {
+        if (n < 0 && errno == EAGAIN && nowait && *nowait) {
             /* Part of it in memory: keep its whole blocks. */
             *got -= *got % MD5_BLOCK_SIZE;
             return *got > 0 ? SOURCE_MORE : SOURCE_LATER;
@@ -155,23 +161,68 @@ enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, o
     return SOURCE_MORE;
 }
 
+#ifdef __linux__
+#define RESIDENT_WINDOW 4096   /* pages mapped at once by resident() */
+
+/* source_cached by mincore on mappings of FD's pages from OFF to SIZE, a
+ * window at a time (nothing is faulted in): where cachestat cannot tell
+ * (Linux before 6.5), or tells of the wrong file (overlayfs, below). */
+static int resident(int fd, off_t off, off_t size, long page)
+{
+    unsigned char vec[RESIDENT_WINDOW];
+    off_t at = off - off % page;
+    size_t len, i;
+    void *p;
+    int all = 1;
+
+    for (; all && at < size; at += (off_t)len) {
+        len = size - at < (off_t)sizeof vec * page ? (size_t)(size - at) : sizeof vec * (size_t)page;
+        p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, at);
+        if (p == MAP_FAILED)
+            return -1;
+        if (mincore(p, len, vec) != 0)
+            all = -1;
+        for (i = 0; all == 1 && i < (len + (size_t)page - 1) / (size_t)page; i++)
+            all = vec[i] & 1;
+        munmap(p, len);
+    }
+    return all;
+}
+
+/* Is FD on overlayfs (a container's files)?  Its reads go to the file
+ * below, and so does its page cache: cachestat of FD finds nothing. */
+static int on_overlay(int fd)
+{
+    struct statfs fs;
+
+    return fstatfs(fd, &fs) == 0 && fs.f_type == 0x794c7630;   /* OVERLAYFS_SUPER_MAGIC */
+}
+#endif
+
 int source_cached(int fd, off_t off, off_t size)
 {
-#if defined(__linux__) && (defined(SYS_cachestat) || defined(__x86_64__) || defined(__aarch64__))
-#ifndef SYS_cachestat
-#define SYS_cachestat 451   /* Linux 6.5, the same on every architecture */
-#endif
+#ifdef __linux__
     struct { uint64_t off, len; } range;
     struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } got;
     long page = sysconf(_SC_PAGESIZE);
 
     if (off >= size)
         return 1;
+    if (page <= 0)
+        return -1;
     range.off = (uint64_t)off;
     range.len = (uint64_t)(size - off);
-    if (page <= 0 || syscall(SYS_cachestat, fd, &range, &got, 0) != 0)
-        return -1;
-    return got.cache >= (uint64_t)((size - 1) / page - off / page + 1);
+#ifdef SYS_cachestat
+    if (syscall(SYS_cachestat, fd, &range, &got, 0) != 0)
+        return errno == ENOSYS ? resident(fd, off, size, page) : -1;
+    if (got.cache >= (uint64_t)((size - 1) / page - off / page + 1))
+        return 1;
+    return on_overlay(fd) ? resident(fd, off, size, page) : 0;
+#else
+    (void)range;
+    (void)got;
+    return resident(fd, off, size, page);
+#endif
 #else
     (void)fd;
     (void)off;

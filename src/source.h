@@ -32,12 +32,14 @@ enum source_got {
 /* Read the chunk of FD (a regular file of SIZE bytes when opened) at OFF
  * into BUF, which has room for CAP bytes (a multiple of the block size) and
  * a block more: CAP bytes, or up to the end.  *GOT is the bytes read, a
- * multiple of the block size unless the input ends there.  With NOWAIT,
- * only what the page cache holds, never waiting for the storage; a system
- * that can neither read so nor tell what the page cache holds says
- * SOURCE_FAILED with errno EOPNOTSUPP. */
+ * multiple of the block size unless the input ends there.  With NOWAIT
+ * (not NULL) and *NOWAIT set, only what the page cache holds, never waiting
+ * for the storage; a system that cannot read so clears *NOWAIT once the page
+ * cache holds the rest of the file (the next reads are plain: only a page
+ * evicted meanwhile would wait), and a system that can neither read so nor
+ * tell what the page cache holds says SOURCE_FAILED with errno EOPNOTSUPP. */
 enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, off_t size,
-                            int nowait, size_t *got);
+                            int *nowait, size_t *got);
 
 /* Is all of FD from OFF to SIZE in the page cache, as far as the system can
  * tell without reading it?  1 yes, 0 no, -1 it cannot tell. */

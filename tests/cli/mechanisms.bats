@@ -46,9 +46,10 @@ cold() {
 
 cpus() { nproc; }
 
-# A test's directory outside $BATS_TEST_TMPDIR (on tmpfs), removed however
-# the test ends.
+# What a test mounted, and its directory outside $BATS_TEST_TMPDIR (on
+# tmpfs): unmounted and removed however the test ends.
 teardown() {
+    [ -z "${OVERLAY:-}" ] || umount "$OVERLAY"
     [ -z "${SHM_DIR:-}" ] || rm -rf "$SHM_DIR"
 }
 
@@ -171,6 +172,20 @@ teardown() {
     [ "$LATER" = 0 ]
     [ "$READER" = 0 ] || [ "$READER" = 300000 ]
     [ "$HASHERS" = $((64 * 300000 - READER)) ]
+    # The page cache is asked once an input, not once a chunk: eight inputs
+    # of 16 chunks, at most 32 cachestat calls (the engine asks of large
+    # inputs too) where each chunk would make 128 more.
+    if command -v strace >/dev/null; then
+        files 8 2000000 g
+        warm g*
+        strace -f -E LD_PRELOAD="$preload" -E NOWAIT_UNSUPPORTED=1 -o trace.txt "$MD5SUM" -j2 g* > /dev/null
+        local asked
+        asked=$(grep -cE '(syscall_0x1c3|cachestat)\(' trace.txt || true)
+        echo "cachestat calls: $asked"
+        [ "$asked" -ge 8 ]
+        [ "$asked" -le 32 ]
+        rm g* trace.txt
+    fi
     # Not in memory: the storage still sees one stream, in order.
     cold f*
     STATS_SETUP="export NOWAIT_UNSUPPORTED=1 LD_PRELOAD=$preload" stats -j2 f*
@@ -190,6 +205,50 @@ teardown() {
     [ "$COLD" = 0 ]
     [ "$READER" = 0 ] || [ "$READER" = 300000 ]
     [ "$HASHERS" = $((64 * 300000 - READER)) ]
+}
+
+@test "Linux before 6.5, no cachestat: the page cache is asked through mappings (mincore), every mechanism that asks it still works" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local preload setup
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    setup="export CACHESTAT_UNSUPPORTED=1 LD_PRELOAD=$preload"
+    files 1 $(((64 << 20) + 1)) big
+    files 64 300000
+    same "CACHESTAT_UNSUPPORTED=1 LD_PRELOAD=$preload md5sum big0 f*"
+    # A lone file in the page cache, from 64 MiB: mapped, no thread.
+    warm big0
+    STATS_SETUP=$setup stats big0
+    [ "$THREADS" = 0 ]
+    [ "$MAPPED" = $(((64 << 20) + 1)) ]
+    # Warm inputs: read by their hashers; a cold run turns warm again.
+    warm f*
+    STATS_SETUP="$setup NOWAIT_UNSUPPORTED=1" stats -j2 f*
+    [ "$COLD" = 0 ]
+    [ "$HASHERS" = $((64 * 300000 - READER)) ]
+    cold f0 f1 f2 f3
+    warm f1? f[4-9]
+    STATS_SETUP=$setup stats -j2 f*
+    [ "$COLD" -ge 1 ]
+    [ "$WARM" -ge 1 ]
+}
+
+@test "overlayfs, as in a container: files in the page cache are read by the hashers" {
+    [ "$(id -u)" = 0 ] || skip "mounting an overlay needs root"
+    mkdir lower upper work merged
+    ( cd lower && files 64 300000 )
+    mount -t overlay overlay -o lowerdir=lower,upperdir=upper,workdir=work merged 2>/dev/null ||
+        skip "overlayfs cannot be mounted here"
+    OVERLAY=$PWD/merged
+    same "md5sum merged/f*"
+    warm merged/f*
+    stats -j2 merged/f*
+    [ "$COLD" = 0 ]
+    [ "$READER" = 0 ] || [ "$READER" = 300000 ]
+    [ "$HASHERS" = $((64 * 300000 - READER)) ]
+    cold lower/f*
+    stats -j2 merged/f*
+    [ "$COLD" -ge 1 ]
+    [ $((READER + PRE_READ)) -ge $((60 * 300000)) ]
 }
 
 @test "-j1: one hasher in this thread, lanes all the same" {

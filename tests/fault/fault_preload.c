@@ -10,7 +10,9 @@
  *   a regular file larger than it fails with EIO, as a bad disk sector would
  *   make it, whichever thread reads and wherever the reading began.
  * - No reads that never wait: with $NOWAIT_UNSUPPORTED set, preadv2 with
- *   RWF_NOWAIT fails with EOPNOTSUPP, as on tmpfs or ext2. */
+ *   RWF_NOWAIT fails with EOPNOTSUPP, as on tmpfs or ext2.
+ * - No cachestat: with $CACHESTAT_UNSUPPORTED set, syscall(451) fails with
+ *   ENOSYS, as on Linux before 6.5 (Debian 12's 6.1). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <stdarg.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -125,4 +128,24 @@ ssize_t preadv64v2(int fd, const struct iovec *v, int n, off64_t off, int flags)
     if (refused(flags) || fault(fd, off, iov_len(v, n)) != 0)
         return -1;
     return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv64v2"))(fd, v, n, off, flags);
+}
+
+typedef long syscall_fn(long, ...);
+
+/* syscall(2) passes on up to six arguments, each as wide as a long. */
+long syscall(long n, ...)
+{
+    long a[6];
+    va_list ap;
+    int i;
+
+    va_start(ap, n);
+    for (i = 0; i < 6; i++)
+        a[i] = va_arg(ap, long);
+    va_end(ap);
+    if (n == 451 && getenv("CACHESTAT_UNSUPPORTED")) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return ((syscall_fn *)dlsym(RTLD_NEXT, "syscall"))(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
