@@ -40,6 +40,12 @@
 #           CALLS calls of `md5sum FILE` a sample (bench/runcmd -n), ours and
 #           GNU's alternately, BENCH_PAIRS pairs, for files of 0 B to 4 MB;
 #           the median of the pairs' wall-time ratios (ours / GNU)
+#   fs      the 256 KiB set and the media folder on file systems that cannot
+#           read without waiting: copied to a tmpfs mount (root; else
+#           /dev/shm) and seen through an overlayfs mount (root), warm,
+#           $B/md5sum (all CPUs and --jobs=1) against GNU md5sum, hashing,
+#           interleaved, medians, ratios, and who read the bytes (the engine's
+#           reader in order, or the hashers from the page cache)
 #   uring   run only when named (issue 20, an experiment): the floor's system
 #           calls through io_uring (bench/uringfloor.c: open, stat, read and
 #           close of many files a call, modes and files in flight as in
@@ -71,7 +77,7 @@ MBPS=${MBPS:-180}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 CALLS=${CALLS:-200}
 BENCH_PAIRS=${BENCH_PAIRS:-11}
-ALL_SECTIONS="block lanes bigfile sets occupancy cold disk calls"
+ALL_SECTIONS="block lanes bigfile sets occupancy cold disk calls fs"
 out=$B/bench
 mkdir -p "$out"
 
@@ -672,6 +678,74 @@ section_uring() {
             fi
         done < "$out/uring.variants"
     done
+}
+
+# fs_unmount: what section_fs mounted
+fs_unmount() {
+    for m in "$BENCH_DATA/fs-overlay/merged" "$BENCH_DATA/fs-tmpfs"; do
+        if mountpoint -q "$m" 2>/dev/null; then umount "$m"; fi
+    done
+}
+
+section_fs() {
+    echo "## fs: sets on file systems that cannot read without waiting, page cache warm, $BENCH_RUNS runs each, interleaved"
+    build_runcmd
+    fs_unmount
+    trap fs_unmount EXIT
+    tmp=$BENCH_DATA/fs-tmpfs
+    mkdir -p "$tmp"
+    if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=2g tmpfs "$tmp"; then
+        tmp=/dev/shm/md5sum-bench-fs
+        mkdir -p "$tmp"
+    fi
+    for set in 2000x262144 media; do
+        dir=$(set_dir "$set")
+        where="tmpfs:$tmp/$set"
+        rm -rf "${tmp:?}/$set"
+        cp -r "$dir" "$tmp/$set"
+        o=$BENCH_DATA/fs-overlay
+        mkdir -p "$o/upper-$set" "$o/work-$set" "$o/merged"
+        if [ "$(id -u)" = 0 ] && mount -t overlay overlay \
+                -o "lowerdir=$dir,upperdir=$o/upper-$set,workdir=$o/work-$set" "$o/merged"; then
+            where="$where overlay:$o/merged"
+        else
+            echo "# SKIP overlay: mounting one needs root and overlayfs"
+        fi
+        for w in $where; do
+            fs=${w%%:*} d=${w#*:}
+            # shellcheck disable=SC2046  # the file names have no blanks
+            (cd "$d" && /usr/bin/md5sum -- $(ls)) > "$out/fs.md5"
+            # shellcheck disable=SC2046
+            if ! (cd "$d" && "$OLDPWD/$B/md5sum" -- $(ls)) | cmp -s - "$out/fs.md5"; then
+                echo "OUTPUT DIFFERS from GNU md5sum for $set on $fs" >&2
+                exit 1
+            fi
+            rm -f "$out/fs-$fs-$set"-*.times
+            i=0
+            while [ "$i" -lt "$BENCH_RUNS" ]; do
+                warm "$d"/*
+                # shellcheck disable=SC2046
+                time_run "fs-$fs-$set-ours" "$d" "$PWD/$B/md5sum" -- $(cd "$d" && ls)
+                # shellcheck disable=SC2046
+                time_run "fs-$fs-$set-ours-j1" "$d" "$PWD/$B/md5sum" -j1 -- $(cd "$d" && ls)
+                # shellcheck disable=SC2046
+                time_run "fs-$fs-$set-gnu" "$d" /usr/bin/md5sum -- $(cd "$d" && ls)
+                i=$((i + 1))
+            done
+            echo "# $set on $fs ($(stat -f -c %T "$d"))"
+            report_times "fs-$fs-$set-ours" "fs-$fs-$set-ours-j1" "fs-$fs-$set-gnu"
+            # shellcheck disable=SC2046
+            echo "# ours vs GNU, wall: $(ratio "fs-$fs-$set-ours" "fs-$fs-$set-gnu" 1)x," \
+                 "--jobs=1 $(ratio "fs-$fs-$set-ours-j1" "fs-$fs-$set-gnu" 1)x; bytes read by:" \
+                 "$( (cd "$d" && MD5SUM_ENGINE_STATS=1 "$OLDPWD/$B/md5sum" -- $(ls) 2>&1 >/dev/null) |
+                     grep -o 'reader [0-9]*, pre-read [0-9]*, hashers [0-9]*')"
+        done
+        if mountpoint -q "$o/merged"; then umount "$o/merged"; fi
+        rm -rf "${tmp:?}/$set" "$o"
+    done
+    trap - EXIT
+    fs_unmount
+    [ "$tmp" != /dev/shm/md5sum-bench-fs ] || rmdir "$tmp"
 }
 
 sections=${*:-$ALL_SECTIONS}
