@@ -94,12 +94,12 @@ int source_open_quick(const char *name, off_t *size, int *in_order)
 }
 
 /* pread, or with *NOWAIT a read that never waits for the storage: preadv2
- * with RWF_NOWAIT.  A file system that cannot read so (tmpfs, ext2, FUSE,
- * overlayfs; old kernels) is asked instead whether the page cache holds the
- * rest of the file, up to SIZE: if it does, it is read plainly from then on
- * (*NOWAIT cleared); otherwise every read of a tmpfs file was left to the
- * reader, and the media folder took 2.5 times as long there as on ext4
- * (docs/PERFORMANCE.md). */
+ * with RWF_NOWAIT.  Where the file system cannot read so (tmpfs, ext2, FUSE,
+ * overlayfs; old kernels), the page cache is asked whether it holds the rest
+ * of the file, up to SIZE: if it does, the file is read plainly from then on
+ * (*NOWAIT cleared).  Taking the refusal for "not in memory" left every read
+ * of a tmpfs file to the one reader: the media folder took 2.5 times as long
+ * there as on ext4 (docs/PERFORMANCE.md). */
 static ssize_t read_at(int fd, unsigned char *buf, size_t len, off_t off, off_t size, int *nowait)
 {
     if (!nowait || !*nowait)
