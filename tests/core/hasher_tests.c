@@ -161,7 +161,7 @@ void flow_done_locked(size_t in, const struct result *r)
 }
 
 /* The hasher's own read of the input open on FD, never waiting. */
-enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t at, off_t size, int nowait,
+enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t at, off_t size, int *nowait,
                             size_t *got)
 {
     struct fake_input *x = ff.in;
@@ -173,7 +173,7 @@ enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t at, of
     while (x < ff.in + ff.n && !(x->fd == fd && size == (off_t)x->len && x->results == 0))
         x++;
     *got = 0;
-    if (x == ff.in + ff.n || x->by_reader || !nowait || at != (off_t)x->given || cap < PIECE) {
+    if (x == ff.in + ff.n || x->by_reader || !nowait || !*nowait || at != (off_t)x->given || cap < PIECE) {
         ff.unexpected++;
         errno = EBADF;
         return SOURCE_FAILED;
