@@ -123,7 +123,7 @@ $(B)/ref/%.o: tests/ref/%.c $(B)/ref/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-check: $(B)/md5sum $(B)/md5test $(B)/flowtest $(B)/fault_preload.so
+check: $(B)/md5sum $(B)/md5test $(B)/flowtest $(B)/fault_preload.so $(B)/evict
 	B=$(B) MAKE="$(MAKE)" IMPL=$(IMPL) SANITIZE=$(SANITIZE) tests/run/check.sh
 
 # libFuzzer targets (tests/fuzz): everything but main.c, plus the textbook
@@ -189,3 +189,7 @@ $(DEP):
 # Fault injection for tests/cli/resize.bats and faults.bats (native builds only).
 $(B)/fault_preload.so: tests/fault/fault_preload.c
 	$(CC) -shared -fPIC -pthread $(CFLAGS) -o $@ $< -ldl
+
+# Files out of the page cache, many in one process (tests/cli/mechanisms.bats).
+$(B)/evict: tests/fault/evict.c
+	$(CC) $(CFLAGS) -o $@ $<

@@ -36,15 +36,13 @@ files() {
 }
 
 # warm FILE...: in the page cache.  cold FILE...: out of it (written back
-# first: dirty pages cannot be dropped); a test that needs it is skipped
-# where the files are on tmpfs (a /tmp of Debian 13's), whose pages are the
-# files themselves.
+# first: dirty pages cannot be dropped; tests/fault/evict.c); a test that
+# needs it is skipped where the files are on tmpfs (a /tmp of Debian 13's),
+# whose pages are the files themselves.
 warm() { cat "$@" > /dev/null; }
 cold() {
     [ "$(stat -f -c %T "$1")" != tmpfs ] || skip "files on tmpfs cannot be taken out of memory"
-    sync "$@"
-    local f
-    for f in "$@"; do dd if="$f" iflag=nocache count=0 status=none; done
+    "$(dirname "$MD5SUM")/evict" "$@"
 }
 
 cpus() { nproc; }
@@ -415,9 +413,7 @@ teardown() {
     "$GNU_MD5SUM" f* > want
     local i
     for ((i = 0; i < 8; i++)); do
-        ls f* | awk -v s="$i" 'NR % (23 + s) == 0' | while read -r n; do
-            dd if="$n" iflag=nocache count=0 status=none
-        done
+        cold $(ls f* | awk -v s="$i" 'NR % (23 + s) == 0')
         run timeout 30 "$MD5SUM" -j2 f*
         [ "$status" -eq 0 ] || { echo "run $i: status $status, ${#lines[@]} lines"; return 1; }
         [ "$output" = "$(cat want)" ] || { echo "run $i: output differs"; return 1; }
