@@ -411,9 +411,10 @@ teardown() {
     # thread slept (a hang in about one run in four).
     head -c $((20000 * 4096)) /dev/urandom | split -b 4096 -a 5 - f
     "$GNU_MD5SUM" f* > want
-    local i
+    local i some
     for ((i = 0; i < 8; i++)); do
-        cold $(ls f* | awk -v s="$i" 'NR % (23 + s) == 0')
+        mapfile -t some < <(printf '%s\n' f* | awk -v s="$i" 'NR % (23 + s) == 0')
+        cold "${some[@]}"
         run timeout 30 "$MD5SUM" -j2 f*
         [ "$status" -eq 0 ] || { echo "run $i: status $status, ${#lines[@]} lines"; return 1; }
         [ "$output" = "$(cat want)" ] || { echo "run $i: output differs"; return 1; }
