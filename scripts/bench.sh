@@ -546,7 +546,7 @@ section_occupancy() {
                 warm "$dir"/*
                 # shellcheck disable=SC2046  # the file names have no blanks
                 (cd "$dir" && MD5SUM_ENGINE_STATS=1 "$OLDPWD/$B/md5sum" $j -- $(ls) 2>&1 >/dev/null) |
-                    sed -n 's/.*lane blocks \([0-9]*\) of \([0-9]*\)$/\1 \2/p' |
+                    sed -n 's/.*lane blocks \([0-9]*\) of \([0-9]*\),.*/\1 \2/p' |
                     awk '{ printf "%.1f\n", 100 * $1 / $2 }'
                 i=$((i + 1))
             done > "$out/occupancy$j.runs"

@@ -41,6 +41,8 @@ struct input {
     off_t counted;                 /* of its size, in its owner's bytes */
     int done, handed;              /* done; or handed back unhashed */
     int early;                     /* may be taken before older ones (flow_add) */
+    off_t guess;                   /* its size, or (not opened) a guess, in
+                                    * f.untaken while not taken */
     int pre_read;                  /* cold: the reader went through all of it */
     off_t pre_bytes;               /* of it, pre-read */
     struct result r;
@@ -64,6 +66,7 @@ static struct {
     struct flow_stats stats;
     struct flow_sleeper *asleep, *takers;
     uintmax_t sized_bytes, sized;  /* the sizes learnt as inputs were taken */
+    uintmax_t untaken;             /* the guesses of the inputs not taken */
     int pre_on;                    /* cold runs are pre-read (flow_pre_read) */
     size_t pre_in;                 /* the next pre-read: input, offset */
     off_t pre_off;
@@ -127,6 +130,7 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom)
         return -1;
     }
     f.reserve = reserve;
+    f.untaken = 0;
     return 0;
 }
 
@@ -230,6 +234,13 @@ static off_t learn_locked(off_t size)
     return size;
 }
 
+/* Input X is taken (by a hasher, or back by the caller). */
+static void taken_locked(struct input *x)
+{
+    x->taken = 1;
+    f.untaken -= (uintmax_t)x->guess;
+}
+
 /* F.TAKE past the inputs taken (some early: pick_locked). */
 static void advance_take_locked(void)
 {
@@ -287,6 +298,8 @@ int flow_add(int fd, off_t size, const char *name, int early, size_t *in)
     x->fd = fd;
     x->size = size;
     x->early = early;
+    x->guess = size >= 0 ? size : learn_locked(-1);
+    f.untaken += (uintmax_t)x->guess;
     if (f.tail - f.take >= WAKE_BATCH)
         wake_taker_locked();
     flow_unlock();
@@ -454,7 +467,7 @@ int flow_take_back(size_t in)
     if (yes) {
         unhold_locked(at(in));
         f.head++;
-        at(in)->taken = 1;
+        taken_locked(at(in));
         advance_take_locked();
     }
     flow_unlock();
@@ -554,7 +567,7 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     x = at(*in);
     f.stats.early += *in != f.take;
     flow_join_locked(s);
-    x->taken = 1;
+    taken_locked(x);
     x->owner = s;
     count_locked(x, learn_locked(x->size));
     advance_take_locked();
@@ -674,10 +687,21 @@ void flow_progress_locked(size_t in, uintmax_t hashed)
     at(in)->r.hashed = hashed;
 }
 
-void flow_lanes_locked(uint64_t hashed, uint64_t offered)
+void flow_lanes_locked(uint64_t hashed, uint64_t offered, uint64_t held_back)
 {
     f.stats.lane_hashed += hashed;
     f.stats.lane_offered += offered;
+    f.stats.lane_held_back += held_back;
+}
+
+uintmax_t flow_queued_locked(void)
+{
+    const struct flow_sleeper *t;
+    unsigned n = 0;
+
+    for (t = f.takers; t; t = t->next_taker)
+        n++;
+    return f.untaken / (n > 0 ? n : 1);
 }
 
 void flow_sleep_locked(struct flow_sleeper *s, int room)

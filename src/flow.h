@@ -71,6 +71,7 @@ struct flow_stats {
                                             * back to the caller unhashed */
     unsigned long early;                   /* inputs taken before older ones */
     uint64_t lane_hashed, lane_offered;    /* the lanes' blocks (lanes.h) */
+    uint64_t lane_held_back;               /* rounds run narrower (lanes.h) */
 };
 
 /* The lock and N_BUFS buffers, RESERVE of them left by the reader for the
@@ -189,8 +190,12 @@ void flow_unbuf_locked(struct chunk *c, int own);
  * hashed.  Progress: its bytes hashed so far. */
 void flow_done_locked(size_t in, const struct result *r);
 void flow_progress_locked(size_t in, uintmax_t hashed);
-/* A hasher's lanes hashed HASHED blocks more, of OFFERED lane-blocks. */
-void flow_lanes_locked(uint64_t hashed, uint64_t offered);
+/* A hasher's lanes hashed HASHED blocks more, of OFFERED lane-blocks, in
+ * rounds of which HELD_BACK ran narrower than their busy lanes. */
+void flow_lanes_locked(uint64_t hashed, uint64_t offered, uint64_t held_back);
+/* The bytes of the inputs not yet taken, each hasher's share (their sizes,
+ * or a guess for those not yet opened). */
+uintmax_t flow_queued_locked(void);
 
 /* Sleep until woken: inputs to take (if ROOM), a chunk for one of its
  * inputs, the run turning warm, or the end. */

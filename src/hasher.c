@@ -75,14 +75,17 @@ static struct task *task_of(struct lane_task *lt)
 }
 
 /* Give T's chunk to its lane: its whole blocks, and the padding after the
- * last one, written in place (the buffer has room). */
+ * last one, written in place (the buffer has room); and the blocks its
+ * size says come after (lanes_run weighs them). */
 static void feed(struct hasher *h, struct task *t)
 {
     size_t len = t->ck->len;
+    off_t end = t->ck->off + (off_t)len;   /* what the lane's blocks reach */
 
     t->final = t->ck->final;
     if (t->final)
         len += md5_pad(t->ck->data + len, (uint64_t)t->ck->off + len);
+    t->lt.after = !t->final && t->size > end ? (uint64_t)(t->size - end) / MD5_BLOCK_SIZE : 0;
     lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE);
 }
 
@@ -189,8 +192,9 @@ static int gather_locked(struct hasher *h)
     const char *name;
     struct task *t;
 
-    flow_lanes_locked(h->lanes.hashed, h->lanes.offered);
-    h->lanes.hashed = h->lanes.offered = 0;
+    flow_lanes_locked(h->lanes.hashed, h->lanes.offered, h->lanes.held_back);
+    h->lanes.hashed = h->lanes.offered = h->lanes.held_back = 0;
+    h->lanes.queued = flow_queued_locked() / MD5_BLOCK_SIZE;
     for (i = 0; i < h->lanes.used; i++) {
         t = task_of(h->lanes.task[i]);
         if (t->opened)

@@ -1,5 +1,7 @@
 #include "lanes.h"
 
+#include <string.h>
+
 #include "md5.h"
 
 static const unsigned char *lane_input(const struct lane_task *t)
@@ -12,7 +14,7 @@ void lanes_init(struct lanes *s, unsigned cap)
     unsigned widest = md5_mb_kernels()[0]->lanes, i;
 
     s->used = 0;
-    s->hashed = s->offered = 0;
+    s->hashed = s->offered = s->queued = s->held_back = 0;
     s->cap = cap < widest ? cap : widest;
     if (s->cap == 0)
         s->cap = 1;
@@ -72,6 +74,53 @@ void lanes_remove(struct lanes *s, struct lane_task *t, uint32_t state[4])
     s->used = last;
 }
 
+/* The widest kernel of K's instruction set narrower than K, or NULL. */
+static const struct md5_mb_kernel *narrower(const struct md5_mb_kernel *k)
+{
+    const struct md5_mb_kernel *const *p, *best = NULL;
+
+    for (p = md5_mb_kernels(); *p; p++)
+        if (strcmp((*p)->isa, k->isa) == 0 && (*p)->lanes < k->lanes &&
+            (!best || (*p)->lanes > best->lanes))
+            best = *p;
+    return best;
+}
+
+static uint64_t left(const struct lane_task *t)
+{
+    return t->blocks + t->after;
+}
+
+/* K, or a narrower kernel when the longest message bounds the rounds at
+ * its width too (lanes.h); the RUNNING busy lanes then put those with the
+ * most left first. */
+static const struct md5_mb_kernel *narrowest_as_fast(struct lanes *s, const struct md5_mb_kernel *k,
+                                                     unsigned running)
+{
+    const struct md5_mb_kernel *n;
+    uint64_t all = s->queued, longest = 0;
+    unsigned i, j, most;
+
+    for (i = 0; i < s->used; i++) {
+        all += left(s->task[i]);
+        longest = left(s->task[i]) > longest ? left(s->task[i]) : longest;
+    }
+    if (longest * k->lanes <= all)
+        return k;
+    while ((n = narrower(k)) != NULL && longest * n->lanes >= all)
+        k = n;
+    if (running <= k->lanes)
+        return k;
+    s->held_back++;
+    for (i = 0; i < k->lanes; i++) {
+        for (most = i, j = i + 1; j < running; j++)
+            if (left(s->task[j]) > left(s->task[most]))
+                most = j;
+        swap_lanes(s, i, most);
+    }
+    return k;
+}
+
 unsigned lanes_run(struct lanes *s, struct lane_task *ended[MD5_MB_MAX_LANES])
 {
     const struct md5_mb_kernel *k;
@@ -84,7 +133,7 @@ unsigned lanes_run(struct lanes *s, struct lane_task *ended[MD5_MB_MAX_LANES])
             swap_lanes(s, i, running++);
     if (running == 0)
         return 0;
-    k = md5_mb_pick(running);
+    k = narrowest_as_fast(s, md5_mb_pick(running), running);
     if (running > k->lanes)
         running = k->lanes;
     run = s->task[0]->blocks;

@@ -20,6 +20,8 @@
 struct lane_task {
     const unsigned char *p;   /* the next block of the current chunk */
     size_t blocks;            /* whole blocks left in it; 0: waiting */
+    uint64_t after;           /* blocks of the message after this chunk, as
+                               * far as its owner knows (lanes_run) */
     unsigned lane;            /* lanes.c's own */
 };
 
@@ -30,6 +32,10 @@ struct lanes {
     unsigned cap;             /* at most this many */
     uint64_t hashed, offered; /* blocks hashed, and lane-blocks the kernels
                                * ran (their occupancy: hashed / offered) */
+    uint64_t queued;          /* blocks of messages not yet in a lane that
+                               * these lanes will hash, as far as known */
+    uint64_t held_back;       /* rounds run narrower than the busy lanes
+                               * (lanes_run), for the tests */
 };
 
 /* An empty set of at most CAP lanes (clamped to the widest kernel's). */
@@ -51,8 +57,14 @@ void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, si
 void lanes_remove(struct lanes *s, struct lane_task *t, uint32_t state[4]);
 
 /* One round.  Returns how many tasks ran out of blocks, listed in ENDED.
- * Nothing recovers from a fault inside a round: chunks must be memory that
- * cannot fault (the engine's read buffers, never a mapped file). */
+ * The kernel is the best for the busy lanes (md5_mb_pick), or a narrower
+ * one of its set that runs the busy lanes with the most blocks left, when
+ * the longest message alone takes as many rounds as all of them at that
+ * width would (the whole of every message in a lane, with AFTER, and
+ * QUEUED): the rounds are then as many either way, and a narrower kernel's
+ * are never longer.  Nothing recovers from a fault inside a round: chunks
+ * must be memory that cannot fault (the engine's read buffers, never a
+ * mapped file). */
 unsigned lanes_run(struct lanes *s, struct lane_task *ended[MD5_MB_MAX_LANES]);
 
 #endif

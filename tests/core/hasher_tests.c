@@ -70,7 +70,11 @@ void flow_unlock(void) {}
 int flow_stopping_locked(void) { return 0; }
 void flow_join_locked(struct flow_sleeper *s) { (void)s; }
 void flow_leave_locked(struct flow_sleeper *s) { (void)s; }
-void flow_lanes_locked(uint64_t hashed, uint64_t offered) { (void)hashed, (void)offered; }
+void flow_lanes_locked(uint64_t hashed, uint64_t offered, uint64_t held_back)
+{
+    (void)hashed, (void)offered, (void)held_back;
+}
+uintmax_t flow_queued_locked(void) { return 0; }
 void flow_progress_locked(size_t in, uintmax_t hashed) { (void)in, (void)hashed; }
 struct chunk *flow_buf_locked(void) { return new_chunk(CHUNK); }
 

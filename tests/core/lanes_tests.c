@@ -32,22 +32,29 @@ static void next_chunk(struct lanes *s, struct msg *m, uint64_t *seed)
         n = left;
     lanes_feed(s, &m->t, m->data + MD5_BLOCK_SIZE * m->sent, n);
     m->sent += n;
+    m->t.after = m->blocks - m->sent;
 }
 
-/* Hash every message through lanes capped at CAP; returns the wrong ones. */
-static size_t run(struct msg *m, size_t n, unsigned cap, uint64_t *seed)
+/* Hash every message through lanes capped at CAP, the blocks of those not
+ * yet in a lane queued; returns the wrong ones, and adds the rounds run
+ * narrower than their busy lanes to *HELD_BACK. */
+static size_t run(struct msg *m, size_t n, unsigned cap, uint64_t *seed, uint64_t *held_back)
 {
     struct lanes s;
     struct lane_task *ended[MD5_MB_MAX_LANES];
     size_t next = 0, finished = 0, wrong = 0, i;
 
     lanes_init(&s, cap);
+    for (i = 0; i < n; i++)
+        s.queued += m[i].blocks;
     while (finished < n) {
         unsigned e, k;
 
         while (next < n && lanes_free(&s) > 0) {
             m[next].t.p = NULL;
             m[next].t.blocks = 0;
+            m[next].t.after = m[next].blocks;
+            s.queued -= m[next].blocks;
             lanes_add(&s, &m[next].t, md5_iv);
             m[next].waiting = (int)(xorshift(seed) % 3);
             next++;
@@ -80,15 +87,49 @@ static size_t run(struct msg *m, size_t n, unsigned cap, uint64_t *seed)
     }
     for (i = 0; i < n; i++)
         wrong += !m[i].done || !m[i].right;
+    *held_back += s.held_back;
     return wrong;
+}
+
+/* The narrowest kernel of the set md5_mb_pick chooses from. */
+static const struct md5_mb_kernel *narrowest(void)
+{
+    const struct md5_mb_kernel *const *k = md5_mb_kernels(), *best = k[0];
+
+    for (; *k; k++)
+        if (strcmp((*k)->isa, best->isa) == 0 && (*k)->lanes < best->lanes)
+            best = *k;
+    return best;
+}
+
+/* Every lane of the widest kernel busy, one message LONG blocks long and
+ * the others SHORT: one round, whose kernel width (offered blocks over the
+ * round's) and held-back count must be WIDTH and HELD. */
+static int one_round(size_t lng, size_t shrt, unsigned width, uint64_t held)
+{
+    static unsigned char zeros[64 * 64];
+    static struct lane_task t[MD5_MB_MAX_LANES];
+    struct lane_task *ended[MD5_MB_MAX_LANES];
+    struct lanes s;
+    unsigned i, w = md5_mb_kernels()[0]->lanes;
+
+    lanes_init(&s, w);
+    for (i = 0; i < w; i++) {
+        t[i].after = (i == w / 2 ? lng : shrt) - 1;
+        t[i].p = zeros;
+        t[i].blocks = 1;
+        lanes_add(&s, &t[i], md5_iv);
+    }
+    (void)lanes_run(&s, ended);
+    return s.offered == width && s.held_back == held && t[w / 2].blocks == 0;
 }
 
 void lanes_tests(const unsigned char *data, size_t len)
 {
     static struct msg m[MSGS];
     unsigned char *copies = xmalloc(MSGS * (MAX_LEN + MD5_PAD_MAX + 16));
-    uint64_t seed = 99;
-    unsigned cap;
+    uint64_t seed = 99, held_back = 0;
+    unsigned cap, w = md5_mb_kernels()[0]->lanes, narrow = narrowest()->lanes;
     size_t wrong = 0, total = 0, j;
 
     for (cap = 1; cap <= MD5_MB_MAX_LANES; cap++) {
@@ -113,10 +154,17 @@ void lanes_tests(const unsigned char *data, size_t len)
             m[j].sent = 0;
             m[j].done = m[j].right = 0;
         }
-        wrong += run(m, n, cap, &seed);
+        wrong += run(m, n, cap, &seed, &held_back);
         total += n;
     }
     free(copies);
-    report(wrong == 0, "lanes: %zu messages in random chunks, idling and refilled, every cap from 1 to %d lanes, hash as md5.c does (%zu wrong)",
-           total, MD5_MB_MAX_LANES, wrong);
+    report(wrong == 0 && (held_back > 0 || narrow == w),
+           "lanes: %zu messages in random chunks, idling and refilled, every cap from 1 to %d lanes, hash as md5.c does (%zu wrong; %ju rounds held lanes back)",
+           total, MD5_MB_MAX_LANES, wrong, (uintmax_t)held_back);
+    /* One message as long as all the others together at the narrowest
+     * width: that kernel runs it, with the others it has room for.  Equal
+     * lengths: the widest, every lane. */
+    report(one_round((size_t)1000 * w, 2, narrow, narrow < w) && one_round(2, 2, w, 0),
+           "lanes: a message that alone takes the rounds all take runs in the narrowest kernel (%u lanes of %u), equal ones in the widest",
+           narrow, w);
 }
