@@ -5,7 +5,8 @@
  * with its padding, or a window of a large one.  When a chunk is used up the
  * task's owner feeds it the next, takes it out, or leaves it waiting (a task
  * with no blocks idles in its lane while other lanes run).  Each round runs
- * the best kernel for the number of lanes with blocks (compress/mb.h), for
+ * the best kernel for the number of lanes with blocks (compress/mb.h), or a
+ * narrower one where the longest message bounds the rounds (lanes_run), for
  * as many blocks as the shortest of their chunks: kernels are called with
  * every running lane busy.
  */
