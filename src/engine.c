@@ -6,12 +6,12 @@
  * to the hashers: one thread opening every file was the bottleneck on
  * small ones; large ones it opens all, for their sizes) and reads what
  * must be read in order (flow.h); the hashers, on every CPU or one in the
- * caller's thread (hasher.h); the results, emitted here in order.  Two ways to hash: with lanes (buffers and hashers), or
- * plainly, one input at a time through one buffer, as GNU md5sum: for what
- * must be read in order anyway (standard input, FIFOs, terminals, the file
- * the results go to), a lone file (no thread is worth it; a large one in
- * the page cache is mapped instead, mapped.h), and the rest of a run once
- * memory is short (lowmem.h: the lanes' memory is given back).
+ * caller's thread (hasher.h); the results, emitted here in order.  Two
+ * ways to hash: with lanes (buffers and hashers), or plainly, one input at
+ * a time through one buffer, as GNU md5sum: for what must be read in order
+ * anyway (standard input, FIFOs, terminals, the file the results go to), a
+ * lone file up to LONE_MAX (no thread is worth it), and the rest of a run
+ * once memory is short (lowmem.h: the lanes' memory is given back).
  */
 #include "engine.h"
 
@@ -30,17 +30,15 @@
 #include "hasher.h"
 #include "input.h"
 #include "lowmem.h"
-#include "mapped.h"
 #include "source.h"
 #include "threads.h"
 #include "xalloc.h"
 
 #define TAG_MAX 32                   /* bytes of the caller's tag kept */
 #define LONE_MAX ((off_t)16 << 20)   /* a lone file up to this is hashed plainly
-                                      * (threads take about 1.5 ms to start), and
-                                      * one in the page cache whatever its size */
-#define MAP_MIN ((off_t)64 << 20)    /* a cached lone file from here up is
-                                      * mapped (hash_mapped) */
+                                      * (threads take about 1.5 ms to start); a
+                                      * larger one the reader reads ahead for a
+                                      * hasher, the copy off the hashing CPU */
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
 #define AHEAD 192                    /* buffers for the reader beyond the lanes' (24 MiB) */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
@@ -93,7 +91,6 @@ static struct {
     struct timespec next_tick;
     uintmax_t inputs_done, inputs_known, bytes_known, bytes_here, head_here;
     unsigned long started, plain, fd_waits, gave_back, taken_back;   /* engine stats */
-    uintmax_t mapped;                /* bytes hashed through mappings (stats) */
 } e;
 
 static struct job *job(size_t i)
@@ -286,10 +283,9 @@ static int open_job(struct job *j, int at_head)
     j->size = size;
     e.bytes_known += size > 0 ? (uintmax_t)size : 0;
     j->state = JOB_IN_ORDER;
-    /* A lone file is worth threads only if large, and read from the
-     * storage: one in the page cache is hashed here (hash_plain). */
-    if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1 &&
-        source_cached(fd, 0, size) != 1)
+    /* A lone file is worth threads only if large (flow.h: the reader reads
+     * it ahead, and its hasher only hashes). */
+    if (e.mode == MODE_UNDECIDED && !in_order && size > LONE_MAX && e.jobs_wanted != 1)
         lanes_start(fd);
     if (e.mode == MODE_LANES && !in_order && !at_head) {
         j->state = JOB_INPUT;
@@ -360,30 +356,9 @@ static void hashed_here(uint64_t absorbed, void *arg)
     tick();
 }
 
-/* A regular file in the page cache, from MAP_MIN up: through mappings of
- * it, no copy (mapped.h); reads go on from where they stop.  A smaller one
- * is read: in a VM whose hypervisor checks the page tables, mapping a file
- * cost more than the copy unless the page cache held it in huge pages
- * (8-16 MB read in 0.85-0.93 of the time, and -j1 to 64 MB; from 64 MB the
- * thread ahead makes up for it; docs/PERFORMANCE.md).  0, or -1 with errno
- * set. */
-static int hash_mapped(const struct job *j, struct md5_ctx *ctx)
-{
-    off_t at;
-
-    if (j->fd == STDIN_FILENO || j->size < MAP_MIN || source_cached(j->fd, 0, j->size) != 1)
-        return 0;
-    /* A thread maps ahead where no hasher could use the CPU it takes. */
-    at = mapped_hash(j->fd, 0, j->size, ctx, hashed_here, NULL,
-                     e.mode != MODE_LANES && e.jobs_wanted != 1 && cpus_available() > 1);
-    e.mapped += (uintmax_t)at;
-    return at > 0 && lseek(j->fd, at, SEEK_SET) != at ? -1 : 0;
-}
-
 /* The job at the head, to be read in order: hash it here, plainly, as GNU
  * would, through a buffer to the input's measure (a fresh page costs a
- * fault), made for it and freed after: nothing is held between jobs.  A
- * cached file from MAP_MIN up is mapped first (hash_mapped). */
+ * fault), made for it and freed after: nothing is held between jobs. */
 static void hash_plain(struct job *j)
 {
     unsigned char small[4096], *buf;
@@ -403,8 +378,7 @@ static void hash_plain(struct job *j)
         (at = lseek(j->fd, 0, SEEK_CUR)) >= 0)
         e.bytes_known += (uintmax_t)(j->size = at < st.st_size ? st.st_size - at : 0);
     j->r.status = RESULT_OK;
-    if (source_wait_ready(j->fd) != 0 || hash_mapped(j, &ctx) != 0 ||
-        hash_rest(j->fd, &ctx, buf, cap, hashed_here, NULL) != 0)
+    if (source_wait_ready(j->fd) != 0 || hash_rest(j->fd, &ctx, buf, cap, hashed_here, NULL) != 0)
         j->r.status = RESULT_READ_FAILED;
     j->r.err = errno;
     /* As GNU: a failing close is a read error too. */
@@ -543,10 +517,10 @@ static void print_stats(void)
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, pre-read %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
-            "%lu, handed back %lu, taken early %lu, mapped %ju, ahead %ju, lane blocks %ju of %ju, held back %ju\n",
+            "%lu, handed back %lu, taken early %lu, lane blocks %ju of %ju, held back %ju\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.pre_read_bytes, f.hasher_bytes, f.later,
-            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, f.early, e.mapped,
-            (uintmax_t)mapped_ahead(), (uintmax_t)f.lane_hashed, (uintmax_t)f.lane_offered,
+            f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, f.early,
+            (uintmax_t)f.lane_hashed, (uintmax_t)f.lane_offered,
             (uintmax_t)f.lane_held_back);
 }
 
