@@ -677,7 +677,14 @@ void flow_done_locked(size_t in, const struct result *r)
     count_locked(x, 0);
     if (r->hashed > x->reader_bytes)
         f.stats.hasher_bytes += r->hashed - x->reader_bytes;
-    tell_reader_locked();
+    /* The reader waits for this one if its result is the next to emit, if
+     * a hasher closed a descriptor it opened, and, cold, for whatever an
+     * input's end lets it read.  Warm, the end of an input the caller
+     * opened, not the oldest, would wake it for nothing, on a CPU a hasher
+     * runs on (the media folder: 365 futex calls a run, 113 so; 0.99 of
+     * the wall time). */
+    if (in == f.head || x->name || f.cold)
+        tell_reader_locked();
 }
 
 void flow_progress_locked(size_t in, uintmax_t hashed)
