@@ -515,7 +515,7 @@ int flow_stopping_locked(void)
     return f.stopping;
 }
 
-void flow_join_locked(struct flow_sleeper *s)
+static void join_locked(struct flow_sleeper *s)
 {
     struct flow_sleeper *t;
 
@@ -527,14 +527,27 @@ void flow_join_locked(struct flow_sleeper *s)
     }
 }
 
-void flow_leave_locked(struct flow_sleeper *s)
+int flow_join(struct flow_sleeper *s)
+{
+    if (pthread_cond_init(&s->cv, NULL) != 0)
+        return -1;
+    flow_lock();
+    join_locked(s);
+    flow_unlock();
+    return 0;
+}
+
+void flow_leave(struct flow_sleeper *s)
 {
     struct flow_sleeper **p = &f.takers;
 
+    flow_lock();
     while (*p && *p != s)
         p = &(*p)->next_taker;
     if (*p)
         *p = s->next_taker;
+    flow_unlock();
+    pthread_cond_destroy(&s->cv);
 }
 
 /* The input to take next, from F.TAKE: warm, the largest EARLY one.  A
@@ -566,7 +579,7 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     *in = pick_locked();
     x = at(*in);
     f.stats.early += *in != f.take;
-    flow_join_locked(s);
+    join_locked(s);
     taken_locked(x);
     x->owner = s;
     count_locked(x, learn_locked(x->size));

@@ -150,12 +150,13 @@ void flow_stop(void);
 /* ---- The hashing stage (locked) ---- */
 
 int flow_stopping_locked(void);
-/* Hasher S is one of those that take inputs (from its first take if not
- * before), and balance holds against it from then on: a hasher that comes
- * first does not take every input before the others have started.  Until
- * it leaves (its thread would not start). */
-void flow_join_locked(struct flow_sleeper *s);
-void flow_leave_locked(struct flow_sleeper *s);
+/* A hasher, sleeping on S, is one of those that take inputs (from its
+ * first take if not before), and balance holds against it from then on: a
+ * hasher that comes first does not take every input before the others have
+ * started.  Until it leaves (its thread would not start).  Not locked;
+ * flow_join returns 0, or -1 if S cannot be made. */
+int flow_join(struct flow_sleeper *s);
+void flow_leave(struct flow_sleeper *s);
 /* Take the next input, for the hasher sleeping on S: 1, with its index,
  * descriptor and size (or the NAME it must open first, FD -1), or 0: none
  * to take, or (warm) another hasher holds fewer bytes and is to take it.

@@ -18,6 +18,7 @@ struct task {
     int opened;               /* just opened: the flow is told at the next lock */
     int fd;
     off_t size, read_at;      /* its own reads go on from read_at */
+    off_t fed_to;             /* where the chunk in its lane ends */
     struct chunk *ck;         /* in the lane, or to read into */
     int own;                  /* ck is its own, to read into again */
     int reading;              /* read ck at read_at, outside the lock */
@@ -44,7 +45,7 @@ struct hasher *hasher_new(unsigned lanes, int progress)
     struct hasher *h = calloc(1, sizeof *h);
     unsigned i;
 
-    if (!h || pthread_cond_init(&h->sleeper.cv, NULL) != 0) {
+    if (!h || flow_join(&h->sleeper) != 0) {
         free(h);
         return NULL;
     }
@@ -54,18 +55,12 @@ struct hasher *hasher_new(unsigned lanes, int progress)
         h->free_tasks = &h->task[i];
     }
     h->progress = progress;
-    flow_lock();
-    flow_join_locked(&h->sleeper);
-    flow_unlock();
     return h;
 }
 
 void hasher_free(struct hasher *h)
 {
-    flow_lock();
-    flow_leave_locked(&h->sleeper);
-    flow_unlock();
-    pthread_cond_destroy(&h->sleeper.cv);
+    flow_leave(&h->sleeper);
     free(h);
 }
 
@@ -74,19 +69,20 @@ static struct task *task_of(struct lane_task *lt)
     return (struct task *)(void *)lt;
 }
 
-/* Give T's chunk to its lane: its whole blocks, and the padding after the
- * last one, written in place (the buffer has room); and the blocks its
- * size says come after (lanes_run weighs them). */
-static void feed(struct hasher *h, struct task *t)
+/* Give T's chunk, LEN bytes of its input from OFF in T->ck (FINAL: the
+ * last), to its lane: its whole blocks, and the padding after the last
+ * one, written in place (the buffer has room); and the blocks its size
+ * says come after (lanes_run weighs them). */
+static void feed(struct hasher *h, struct task *t, off_t off, size_t len, int final)
 {
-    size_t len = t->ck->len;
-    off_t end = t->ck->off + (off_t)len;   /* what the lane's blocks reach */
+    off_t end = off + (off_t)len;
 
-    t->final = t->ck->final;
-    if (t->final)
-        len += md5_pad(t->ck->data + len, (uint64_t)t->ck->off + len);
-    t->lt.after = !t->final && t->size > end ? (uint64_t)(t->size - end) / MD5_BLOCK_SIZE : 0;
-    lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE);
+    t->final = final;
+    t->fed_to = end;
+    if (final)
+        len += md5_pad(t->ck->data + len, (uint64_t)end);
+    lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE,
+               !final && t->size > end ? (uint64_t)(t->size - end) / MD5_BLOCK_SIZE : 0);
 }
 
 /* T leaves the lanes (its chaining state in STATE): the flow hears of it,
@@ -161,7 +157,7 @@ static void next_chunk_locked(struct hasher *h, struct task *t)
     case FLOW_CHUNK:
         drop_locked(t);
         t->ck = c;
-        feed(h, t);
+        feed(h, t, c->off, c->len, c->final);
         break;
     case FLOW_READ:
         if (!t->own) {
@@ -191,10 +187,11 @@ static int gather_locked(struct hasher *h)
     off_t size;
     const char *name;
     struct task *t;
+    uint64_t hashed, offered, held_back;
 
-    flow_lanes_locked(h->lanes.hashed, h->lanes.offered, h->lanes.held_back);
-    h->lanes.hashed = h->lanes.offered = h->lanes.held_back = 0;
-    h->lanes.queued = flow_queued_locked() / MD5_BLOCK_SIZE;
+    lanes_take_counts(&h->lanes, &hashed, &offered, &held_back);
+    flow_lanes_locked(hashed, offered, held_back);
+    lanes_expect(&h->lanes, flow_queued_locked() / MD5_BLOCK_SIZE);
     for (i = 0; i < h->lanes.used; i++) {
         t = task_of(h->lanes.task[i]);
         if (t->opened)
@@ -260,11 +257,9 @@ static void read_here(struct hasher *h, struct task *t)
         t->ended = 1;
         t->err = errno;
     } else {
-        t->ck->off = t->read_at;
-        t->ck->len = got;
-        t->ck->final = t->ended = how == SOURCE_END;
+        t->ended = how == SOURCE_END;
+        feed(h, t, t->read_at, got, t->ended);
         t->read_at += (off_t)got;
-        feed(h, t);
     }
 }
 
@@ -312,7 +307,7 @@ static void work(struct hasher *h)
     for (i = 0; i < n; i++) {
         struct task *t = task_of(ended[i]);
 
-        t->hashed = (uintmax_t)t->ck->off + t->ck->len;
+        t->hashed = (uintmax_t)t->fed_to;
         if (t->final)
             end_task(h, t, RESULT_OK, 0);
     }

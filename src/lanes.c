@@ -33,15 +33,33 @@ void lanes_add(struct lanes *s, struct lane_task *t, const uint32_t state[4])
 
     s->task[i] = t;
     t->lane = i;
+    t->p = NULL;
+    t->blocks = 0;
+    t->after = 0;
     md5_mb_set_lane(&s->l, i, state);
-    s->l.in[i] = lane_input(t);
+    s->l.in[i] = NULL;
 }
 
-void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, size_t blocks)
+void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, size_t blocks,
+                uint64_t after)
 {
     t->p = p;
     t->blocks = blocks;
+    t->after = after;
     s->l.in[t->lane] = lane_input(t);
+}
+
+void lanes_expect(struct lanes *s, uint64_t queued)
+{
+    s->queued = queued;
+}
+
+void lanes_take_counts(struct lanes *s, uint64_t *hashed, uint64_t *offered, uint64_t *held_back)
+{
+    *hashed = s->hashed;
+    *offered = s->offered;
+    *held_back = s->held_back;
+    s->hashed = s->offered = s->held_back = 0;
 }
 
 /* Exchange the contents of lanes A and B. */

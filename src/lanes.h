@@ -45,13 +45,20 @@ void lanes_init(struct lanes *s, unsigned cap);
 /* Lanes still free. */
 unsigned lanes_free(const struct lanes *s);
 
-/* Put T, whose chaining state is STATE, in a free lane; its chunk is T->p
- * and T->blocks (0 blocks: it waits). */
+/* Put T, whose chaining state is STATE, in a free lane, waiting (no
+ * blocks) until it is fed. */
 void lanes_add(struct lanes *s, struct lane_task *t, const uint32_t state[4]);
 
 /* Give T, in a lane with its chunk used up, the BLOCKS blocks at P (0: it
- * waits). */
-void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, size_t blocks);
+ * waits), AFTER blocks of its message to come after them. */
+void lanes_feed(struct lanes *s, struct lane_task *t, const unsigned char *p, size_t blocks,
+                uint64_t after);
+
+/* QUEUED blocks of messages not yet in a lane are for these lanes. */
+void lanes_expect(struct lanes *s, uint64_t queued);
+
+/* The counts since the last call (struct lanes), then zeroed. */
+void lanes_take_counts(struct lanes *s, uint64_t *hashed, uint64_t *offered, uint64_t *held_back);
 
 /* Take T out of its lane: its chaining state, T->p and T->blocks as of the
  * last completed round. */

@@ -308,13 +308,9 @@ static int joined(size_t first)
 
     for (i = 0; i < 3; i++)
         bad += !flow_add(500 + (int)i, 40 * s, NULL, 0, &in) || in != first + i;
-    flow_lock();
-    flow_leave_locked(&second);
-    flow_unlock();
+    flow_leave(&second);
     bad += !take_by(&t.hasher, first) || !take_by(&t.hasher, first + 1);   /* alone: 80 */
-    flow_lock();
-    flow_join_locked(&third);
-    flow_unlock();
+    bad += flow_join(&third) != 0;
     bad += take_by(&t.hasher, first + 2);    /* 80 against 0: refused */
     bad += !take_by(&third, first + 2);
     if (bad + t.bad > 0)

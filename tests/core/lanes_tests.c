@@ -30,9 +30,8 @@ static void next_chunk(struct lanes *s, struct msg *m, uint64_t *seed)
 
     if (xorshift(seed) % 3 == 0)
         n = left;
-    lanes_feed(s, &m->t, m->data + MD5_BLOCK_SIZE * m->sent, n);
+    lanes_feed(s, &m->t, m->data + MD5_BLOCK_SIZE * m->sent, n, m->blocks - m->sent - n);
     m->sent += n;
-    m->t.after = m->blocks - m->sent;
 }
 
 /* Hash every message through lanes capped at CAP, the blocks of those not
@@ -43,22 +42,22 @@ static size_t run(struct msg *m, size_t n, unsigned cap, uint64_t *seed, uint64_
     struct lanes s;
     struct lane_task *ended[MD5_MB_MAX_LANES];
     size_t next = 0, finished = 0, wrong = 0, i;
+    uint64_t queued = 0, hashed, offered, held;
 
     lanes_init(&s, cap);
     for (i = 0; i < n; i++)
-        s.queued += m[i].blocks;
+        queued += m[i].blocks;
     while (finished < n) {
         unsigned e, k;
 
         while (next < n && lanes_free(&s) > 0) {
-            m[next].t.p = NULL;
-            m[next].t.blocks = 0;
-            m[next].t.after = m[next].blocks;
-            s.queued -= m[next].blocks;
+            queued -= m[next].blocks;
             lanes_add(&s, &m[next].t, md5_iv);
+            lanes_feed(&s, &m[next].t, NULL, 0, m[next].blocks);   /* waits */
             m[next].waiting = (int)(xorshift(seed) % 3);
             next++;
         }
+        lanes_expect(&s, queued);
         /* Idle tasks come back after their rounds. */
         for (k = 0; k < s.used; k++) {
             struct msg *x = (struct msg *)(void *)s.task[k];
@@ -87,7 +86,8 @@ static size_t run(struct msg *m, size_t n, unsigned cap, uint64_t *seed, uint64_
     }
     for (i = 0; i < n; i++)
         wrong += !m[i].done || !m[i].right;
-    *held_back += s.held_back;
+    lanes_take_counts(&s, &hashed, &offered, &held);
+    *held_back += held;
     return wrong;
 }
 
@@ -115,10 +115,8 @@ static int one_round(size_t lng, size_t shrt, unsigned width, uint64_t held)
 
     lanes_init(&s, w);
     for (i = 0; i < w; i++) {
-        t[i].after = (i == w / 2 ? lng : shrt) - 1;
-        t[i].p = zeros;
-        t[i].blocks = 1;
         lanes_add(&s, &t[i], md5_iv);
+        lanes_feed(&s, &t[i], zeros, 1, (i == w / 2 ? lng : shrt) - 1);
     }
     (void)lanes_run(&s, ended);
     return s.offered == width && s.held_back == held && t[w / 2].blocks == 0;
