@@ -258,7 +258,7 @@ static void feed(struct lanes *s, struct piece *p, struct ctl *c)
     unsigned v = next(c);
     size_t left = p->blocks - p->sent, n = v % 4 == 0 ? 0 : 1 + v % left;
 
-    lanes_feed(s, &p->t, p->mem + MD5_BLOCK_SIZE * p->sent, n);
+    lanes_feed(s, &p->t, p->mem + MD5_BLOCK_SIZE * p->sent, n, p->blocks - p->sent - n);
     p->sent += n;
 }
 
@@ -295,10 +295,8 @@ static void scheduled(const unsigned char *msg, size_t len, struct ctl *c)
     }
     lanes_init(&s, 1 + next(c) % MD5_MB_MAX_LANES);
     while (finished < n) {
-        while (started < n && lanes_free(&s) > 0) {
-            m[started].t.blocks = 0;
+        while (started < n && lanes_free(&s) > 0)
             lanes_add(&s, &m[started++].t, md5_iv);
-        }
         /* An idle task may get a chunk now; one always does, so each round
          * has work. */
         for (k = 0; k < s.used; k++) {
@@ -309,7 +307,7 @@ static void scheduled(const unsigned char *msg, size_t len, struct ctl *c)
         for (k = 0; !any_running(&s); k++) {
             struct piece *p = (struct piece *)(void *)s.task[k];
             if (p->sent < p->blocks)
-                lanes_feed(&s, &p->t, p->mem + MD5_BLOCK_SIZE * p->sent, p->blocks - p->sent),
+                lanes_feed(&s, &p->t, p->mem + MD5_BLOCK_SIZE * p->sent, p->blocks - p->sent, 0),
                     p->sent = p->blocks;
         }
         for (k = lanes_run(&s, ended); k-- > 0;) {
