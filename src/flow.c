@@ -694,8 +694,8 @@ void flow_done_locked(size_t in, const struct result *r)
      * a hasher closed a descriptor it opened, and, cold, for whatever an
      * input's end lets it read.  Warm, the end of an input the caller
      * opened, not the oldest, would wake it for nothing, on a CPU a hasher
-     * runs on (the media folder: 365 futex calls a run, 113 so; 0.99 of
-     * the wall time). */
+     * runs on (the media folder: 308 futex calls a run, 84 so; 0.99 of
+     * the wall time, docs/PERFORMANCE.md). */
     if (in == f.head || x->name || f.cold)
         tell_reader_locked();
 }
