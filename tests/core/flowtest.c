@@ -19,11 +19,11 @@
 #include "../../src/flow.h"
 #include "testlib.h"
 
-#define N_IN 6
-#define N_BUFS 24
+#define N_IN 10                       /* more chunks than the reader may hold */
+#define N_BUFS (AHEAD_WARM + 8)
 #define RESERVE 4   /* buffers left to the hashers' own reads */
 
-#define MAX_SEEN 128
+#define MAX_SEEN 256
 
 static struct flow_sleeper second;   /* a second hasher (balance) */
 
@@ -42,7 +42,7 @@ static struct {
 static off_t size_of(size_t i)
 {
     if (i == LONE)
-        return (off_t)(CHUNK * 20);
+        return (off_t)(CHUNK * (2 * AHEAD_WARM + 4));
     if (i == HUGE_IN)
         return (off_t)PRE_READ_MAX + (off_t)(CHUNK * 3);
     return (off_t)(CHUNK * (i % 3 + 3) + (i % 2 ? CHUNK / 2 : 0));   /* 3 to 5.5 chunks */
