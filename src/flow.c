@@ -354,7 +354,8 @@ int flow_reader_next(struct flow_read *r)
         if (x->ended || x->fd < 0 || !(x->by_reader || (!x->taken && f.cold && !f.pre_on)))
             continue;
         /* Cold, the storage sees one stream: the oldest input first, front
-         * to back.  Warm, a lone input's hasher is kept a few chunks ahead. */
+         * to back.  Warm, a lone input's hasher is kept AHEAD_WARM chunks
+         * ahead. */
         if (f.n_free + f.own > f.reserve && (f.cold || x->queued < AHEAD_WARM)) {
             x->by_reader = 1;
             r->first = !x->reader_started;

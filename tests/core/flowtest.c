@@ -6,7 +6,7 @@
  * back, once; the reader runs ahead as far as its buffers go, never into
  * those left to the hashers.  Once the reader finds inputs in memory again,
  * a few in a row, the run is warm, and the hasher reads for itself; but an
- * input alone in its hasher's lanes the reader reads a few chunks ahead.
+ * input alone in its hasher's lanes the reader reads AHEAD_WARM chunks ahead.
  * Inputs go back to the caller untouched when it asks, or when a hasher
  * hands them back.  With two hashers, a warm input goes to the one that
  * holds fewer bytes, from before either has taken one.  Pre-reading (hashers
@@ -383,8 +383,8 @@ int main(void)
            "flow: a cold run turns warm once inputs are found in memory: the hasher reads the rest "
            "(%d results of %d, %lu turns warm, %d asked of the hasher)",
            results, N_IN, st.warm, t.hasher_reads);
-    /* Warm, an input alone in its hasher's lanes: the reader reads it a
-     * few chunks ahead, so that the hasher only hashes. */
+    /* Warm, an input alone in its hasher's lanes: the reader reads it
+     * AHEAD_WARM chunks ahead, so that the hasher only hashes. */
     k = t.n_seen;
     reads = t.hasher_reads;
     t.most_held = t.held = 0;
