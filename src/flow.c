@@ -11,21 +11,17 @@
 
 #include "verify.h"
 
-/* Each buffer starts 5 cache lines further into its page than the last.
- * Lanes refilled together stay in step, each at the same offset of its
- * buffer, and buffers that all started on a page boundary would put every
- * lane's block in one L1 set, 48 lanes on its 12 ways (Zen 5: media folder
- * 0.94 of the wall time with this stagger; mb_bench at 128 KiB a lane,
- * 0.26 cycles/byte against 0.41). */
+/* Each buffer starts 5 cache lines further into its page than the last:
+ * lanes refilled together stay in step, and buffers all on page boundaries
+ * would put every lane's block in one L1 set (media folder 0.94 of the wall
+ * time with the stagger, docs/PERFORMANCE.md). */
 #define CHUNK_ROOM (CHUNK + 4096 + 5 * 64)
 #define SMALL_PAGES ((size_t)2 << 20)   /* of the buffers, kept out of huge pages */
 VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_PAD_MAX);
 
-#define WAKE_BATCH 32  /* untaken inputs that wake a hasher: a lane's worth,
-                        * so that a hasher that emptied the queue sleeps
-                        * until there is enough to fill its lanes (20,000
-                        * small files: 1,400 context switches, 13,000 with
-                        * 4); fewer wait until the caller does (flow_wait) */
+#define WAKE_BATCH 32  /* untaken inputs that wake a hasher: a lane's worth
+                        * (20,000 small files: 1,400 context switches, 13,000
+                        * with 4); fewer wait until the caller does */
 #define WARM_AGAIN 4   /* inputs found in memory in a row: no longer cold */
 
 struct input {
@@ -78,12 +74,11 @@ static struct input *at(size_t i)
     return &f.in[i % FLOW_INPUTS];
 }
 
-/* Buffers are mapped in at their first touch, a page fault each page, and
- * in a VM whose hypervisor shadows the page tables each fault is dear (on
- * the EPYC VM of docs/PERFORMANCE.md, filling 8 MiB of new 4 KiB pages took
- * 25 ms, 1 ms in 2 MiB pages); but a huge page is cleared whole at its first
- * touch.  So the buffers are handed out lowest first, and past the first
- * SMALL_PAGES (what a run of a few files uses) offered to huge pages. */
+/* Each page of the buffers is a fault at its first touch, dear in a VM (8
+ * MiB of 4 KiB pages took 25 ms, 1 ms in 2 MiB pages, docs/PERFORMANCE.md);
+ * but a huge page is cleared whole.  So they are handed out lowest first,
+ * and past the first SMALL_PAGES (a run of a few files) offered to huge
+ * pages. */
 static int map_buffers(size_t n, size_t headroom)
 {
     size_t i, skip;

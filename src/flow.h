@@ -1,19 +1,14 @@
-/* The inputs between the engine's stages: opened in order by the reading
+/* The inputs between the engine's stages: added in order by the reading
  * stage (the caller's thread), read by it or by their hasher, hashed by the
- * hashers, and their results back, in order.  One lock guards it all, taken
- * once a round of a hasher's lanes, once an input or chunk by the reader.
+ * hashers, their results back in order.  One lock guards it all, taken once
+ * a round of a hasher's lanes, once an input or chunk by the reader.
  *
- * Who reads an input is settled once.  Its hasher, with reads that never
+ * Who reads an input is settled once: its hasher, with reads that never
  * wait (what the page cache holds, in any order); or the reader, in input
- * order, front to back, when the storage must be waited for (a hasher's
- * read found so, and the run is "cold" until the reader finds the inputs
- * ahead in memory again), when the system cannot read without waiting, or
- * when the input is alone in its hasher's lanes (read ahead on another CPU,
- * so that the hasher only hashes).  So the storage sees one stream, in
- * input order, and warm data is read on every CPU.  With hashers on threads
- * of their own, a cold run's inputs not yet taken are pre-read by the reader
- * instead (flow_reader_next): in input order, for the page cache, and then
- * read again, from memory, by their hashers.
+ * order, front to back, when the storage must be waited for (the run is
+ * "cold" until the reader finds the inputs ahead in memory again), or when
+ * the input is alone in its hasher's lanes (read ahead on another CPU).  So
+ * the storage sees one stream, and warm data is read on every CPU.
  */
 #ifndef MD5SUM_FLOW_H
 #define MD5SUM_FLOW_H
@@ -43,8 +38,8 @@
                                      * smaller than a lane's share never wait
                                      * for the other hashers */
 
-/* A buffer, CHUNK bytes and room for a block more (a read may find a file
- * grown, source.h) and the padding; once read, what it holds of an input. */
+/* A buffer of CHUNK bytes, a block more (source_read) and the padding;
+ * once read by the reader, what it holds of an input. */
 struct chunk {
     struct chunk *next;
     unsigned char *data;
@@ -54,7 +49,7 @@ struct chunk {
 };
 
 /* A hasher, as the flow knows it: where it sleeps, with room for inputs or
- * not, and the bytes of the inputs it holds (their sizes, as known). */
+ * not, and the bytes of the inputs it holds. */
 struct flow_sleeper {
     pthread_cond_t cv;
     int asleep, room;
@@ -62,7 +57,7 @@ struct flow_sleeper {
     struct flow_sleeper *next, *next_taker;   /* asleep; every one that took */
 };
 
-/* What happened, for the tests that check each mechanism at work. */
+/* What happened, for the tests of each mechanism. */
 struct flow_stats {
     uintmax_t reader_bytes, hasher_bytes;  /* read by the reader, by hashers */
     uintmax_t pre_read_bytes;              /* pre-read by the reader */
@@ -76,10 +71,9 @@ struct flow_stats {
     uint64_t lane_held_back;               /* rounds run narrower (lanes.h) */
 };
 
-/* The lock and N_BUFS buffers, RESERVE of them left by the reader for the
- * hashers' own reads (one for each lane: those they hold count, so a lane
- * can always have one), with HEADROOM bytes of address space left beside
- * them for the rest of md5sum.  0, or -1 if the memory cannot be had. */
+/* N_BUFS buffers, RESERVE of them left by the reader for the hashers' own
+ * reads (one a lane), and HEADROOM bytes of address space left beside them
+ * for the rest of md5sum.  0, or -1 if the memory cannot be had. */
 int flow_init(size_t n_bufs, size_t reserve, size_t headroom);
 void flow_end(void);   /* no hasher runs, no input is live */
 void flow_lock(void);
@@ -88,29 +82,25 @@ void flow_unlock(void);
 /* ---- The reading stage, in the caller's thread (not locked) ---- */
 
 /* Is there room for another input?  Add an opened regular file FD of SIZE
- * bytes, or (FD -1) NAME, for its hasher to open (source_open_quick): 1,
- * its index in *IN (one more each time); 0 if the run is cold (the caller
- * opens it: the storage sees the opens in order too).  NAME is kept until
- * the input's result is taken.  EARLY: the page cache holds all of it, and
- * while the run is warm it may be taken before older inputs, the largest
- * first (flow_take_locked). */
+ * bytes, or (FD -1) NAME for its hasher to open: 1, its index in *IN; 0 if
+ * the run is cold (the caller opens it, in order).  NAME is kept until the
+ * result is taken.  EARLY: the page cache holds all of it, and it may be
+ * taken before older inputs while the run is warm (flow_take_locked). */
 int flow_room(void);
 int flow_add(int fd, off_t size, const char *name, int early, size_t *in);
 
 /* The reader's next read, in input order, if there is one to make now: the
- * input, where to read and a buffer (C), or no buffer (C NULL: a pre-read,
- * below).  FIRST: the reader had not read that input before.  Then LEN and
- * FINAL are set and flow_reader_put tells how it went: FAILED with ERR, or
- * not; CACHED, for a first read of a cold run: whether the next input was
- * in memory (-1: unknown).  A few in a row end a cold run.
+ * input, where, and a buffer (C), or none (a pre-read, below).  FIRST: the
+ * reader had not read that input before.  flow_reader_put then tells how it
+ * went (LEN and FINAL set): FAILED with ERR, or not; CACHED, for a first
+ * read: whether the input was in memory (-1: unknown; a few in a row end a
+ * cold run).
  *
- * Pre-reads (once flow_pre_read is called, for hashers on threads of their
- * own): cold, the reader reads the inputs in order, front to back, ahead of
- * the hashers, for the page cache only, and a hasher takes an input once
- * all of it has been read so, to read it again from memory, on its CPU.
- * The storage sees one stream as before, and the lanes are no longer
- * limited by our buffers (a few 16 MiB files at a time): they hash what the
- * page cache holds, up to PRE_READ_MAX bytes ahead. */
+ * Pre-reads (flow_pre_read, for hashers on threads of their own): cold, the
+ * reader reads the inputs not yet taken, in order, for the page cache only,
+ * up to PRE_READ_MAX bytes ahead; a hasher takes an input once all of it is
+ * read so, and reads it again from memory.  The lanes then hash as on a
+ * warm run, not a few inputs at a time in our buffers. */
 struct flow_read {
     size_t in;
     int fd, first;
@@ -123,27 +113,25 @@ void flow_pre_read(void);
 int flow_reader_next(struct flow_read *r);
 void flow_reader_put(const struct flow_read *r, int failed, int err, int cached);
 
-/* Input IN back to the caller if no one has taken it or read from it: 1,
- * and it leaves the flow (its descriptor the caller's), or 0.  IN must be
- * the oldest. */
+/* The oldest input, IN, back to the caller if no one has taken it or read
+ * from it: 1, and it leaves the flow; or 0. */
 int flow_take_back(size_t in);
 
-/* Input IN's result, if it is done: copied into *R (not its name or tag),
- * the input freed (IN must be the oldest).  Returns 1; 2 if its hasher
- * handed it back unhashed, the descriptor in *FD (-1: for the caller to
- * open) now the caller's; or 0 if not done.  *FD and *SIZE are always what
- * the flow knows of the input (-1: not opened). */
+/* The oldest input IN's result, if done: 1, copied into *R (not its name or
+ * tag), and IN leaves the flow; 2 if its hasher handed it back unhashed, its
+ * descriptor in *FD (-1: for the caller to open) now the caller's; 0 if not
+ * done.  *FD and *SIZE are what the flow knows of it (-1: not opened). */
 int flow_result(size_t in, struct result *r, int *fd, off_t *size);
 /* Descriptors of inputs that hashers opened and have not closed. */
 unsigned long flow_hasher_fds(void);
-/* Input IN's bytes hashed so far (0 past the last), every input's in
- * *ALL, and what happened, in *S if not NULL. */
+/* Input IN's bytes hashed so far (0 past the last), every input's in *ALL,
+ * what happened in *S if not NULL. */
 uintmax_t flow_hashed(size_t in, uintmax_t *all, struct flow_stats *s);
 
 /* Wait, after waking a hasher for any input left, until something the
- * reader may be waiting for (an input ended, a read left to it, a chunk
- * taken, a buffer freed) happened since the last return: nothing is missed
- * between.  DEADLINE: CLOCK_MONOTONIC, or NULL. */
+ * reader may wait for (an input ended, a read left to it, a chunk taken, a
+ * buffer freed) happened since the last return: nothing is missed between.
+ * DEADLINE: CLOCK_MONOTONIC, or NULL. */
 void flow_wait(const struct timespec *deadline);
 
 /* Stop the hashers: each returns at its next step. */
@@ -152,52 +140,44 @@ void flow_stop(void);
 /* ---- The hashing stage (locked) ---- */
 
 int flow_stopping_locked(void);
-/* A hasher, sleeping on S, is one of those that take inputs (from its
- * first take if not before), and balance holds against it from then on: a
- * hasher that comes first does not take every input before the others have
- * started.  Until it leaves (its thread would not start).  Not locked;
- * flow_join returns 0, or -1 if S cannot be made. */
+/* A hasher, sleeping on S, takes inputs, and balance holds against it from
+ * now on (the first awake does not take every input before the others
+ * start), until it leaves.  Not locked; flow_join: 0, or -1. */
 int flow_join(struct flow_sleeper *s);
 void flow_leave(struct flow_sleeper *s);
-/* Take the next input, for the hasher sleeping on S: 1, with its index,
- * descriptor and size (or the NAME it must open first, FD -1), or 0: none
- * to take, or (warm) another hasher holds fewer bytes and is to take it.
- * The next is the oldest not taken; but while the run is warm, if that one
- * was added EARLY, the largest EARLY one not taken (flow_add).
- * ALONE: it would be the only one in the taker's lanes (if none other
- * waits, the reader then reads it ahead). */
+/* Take the next input for the hasher sleeping on S: 1, with its index,
+ * descriptor and size (or, FD -1, the NAME to open first); 0: none, or
+ * (warm) another hasher holds fewer bytes and is to take it.  The next is
+ * the oldest not taken, or while warm, if that one is EARLY, the largest
+ * EARLY one.  ALONE: the only one in the taker's lanes (if it is the last,
+ * the reader reads it ahead). */
 int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,
                      struct flow_sleeper *s);
-/* Input IN, taken with a name, is open: FD, a regular file of SIZE bytes;
- * or (HANDED) it is the caller's to hash in order, unhashed: FD (not a
- * regular file, or the output) or -1 (only the caller may open it, or no
- * descriptor was left). */
+/* Input IN, taken by name, is open: FD, a regular file of SIZE bytes; or
+ * (HANDED) the caller's to hash in order: FD, or -1 for it to open. */
 void flow_opened_locked(size_t in, int fd, off_t size, int handed);
 
-/* What comes next for a lane with input IN: a chunk the reader read (*C),
- * a read for the hasher to make itself at *OFF, nothing yet, or the end of
- * a reading that failed with *ERR. */
+/* Next for a lane with input IN: a chunk the reader read (*C), a read to
+ * make at *OFF, nothing yet, or the end of a reading that failed (*ERR). */
 enum flow_next { FLOW_CHUNK, FLOW_READ, FLOW_WAIT, FLOW_FAILED };
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err);
 /* The hasher read input IN up to OFF; ENDED: at its end or with ERR;
  * LATER: the chunk at OFF was not in memory (the run turns cold, and the
- * reader reads the input from there). */
+ * reader reads on from there). */
 void flow_read_locked(size_t in, off_t off, int ended, int err, int later);
 
-/* A buffer for a hasher's own reads, or NULL; back when done with it
- * (OWN), or a chunk the reader read, hashed (!OWN). */
+/* A buffer for a hasher's own reads, or NULL; one back (OWN), or a chunk
+ * the reader read, hashed. */
 struct chunk *flow_buf_locked(void);
 void flow_unbuf_locked(struct chunk *c, int own);
 
-/* Input IN is done (its descriptor closed): R's status, err, digest and
- * hashed.  Progress: its bytes hashed so far. */
+/* Input IN is done, its descriptor closed: R's status, err, digest and
+ * hashed; or, for progress, has HASHED bytes hashed so far. */
 void flow_done_locked(size_t in, const struct result *r);
 void flow_progress_locked(size_t in, uintmax_t hashed);
-/* A hasher's lanes hashed HASHED blocks more, of OFFERED lane-blocks, in
- * rounds of which HELD_BACK ran narrower than their busy lanes. */
+/* A hasher's lanes' counts since the last call (lanes_take_counts). */
 void flow_lanes_locked(uint64_t hashed, uint64_t offered, uint64_t held_back);
-/* The bytes of the inputs not yet taken, each hasher's share (their sizes,
- * or a guess for those not yet opened). */
+/* Each hasher's share of the bytes not yet taken (sizes, or guesses). */
 uintmax_t flow_queued_locked(void);
 
 /* Sleep until woken: inputs to take (if ROOM), a chunk for one of its
