@@ -1,7 +1,8 @@
 /* The inputs between the engine's stages: added in order by the reading
  * stage (the caller's thread), read by it or by their hasher, hashed by the
  * hashers, their results back in order.  One lock guards it all, taken once
- * a round of a hasher's lanes, once an input or chunk by the reader.
+ * a step of a hasher, and by the reader once an input and twice a chunk it
+ * reads.
  *
  * Who reads an input is settled once: its hasher, with reads that never
  * wait (what the page cache holds, in any order); or the reader, in input
