@@ -293,6 +293,28 @@ read_alone() {
     done
 }
 
+@test "threads that cannot be made: the lanes run on those that could, or in the caller's thread" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    [ "$(cpus)" -ge 2 ] || skip "one CPU: no thread is started to fail"
+    local preload
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    files 64 100000
+    "$GNU_MD5SUM" f* > list
+    # pthread_create fails from its Nth call on (tests/fault/fault_preload.c),
+    # as past a cgroup's pids.max: every result all the same, and no hang.
+    ours_jobs 2
+    same "THREADS_FAIL_FROM=1 LD_PRELOAD=$preload timeout 60 md5sum f*"
+    same "THREADS_FAIL_FROM=1 LD_PRELOAD=$preload timeout 60 md5sum -c list"
+    same "THREADS_FAIL_FROM=2 LD_PRELOAD=$preload timeout 60 md5sum f*"
+    STATS_SETUP="export THREADS_FAIL_FROM=1 LD_PRELOAD=$preload" stats -j2 f*
+    [ "$THREADS" = 0 ]
+    [ "$INLINE" = 1 ]
+    [ "$LANE_HASHED" -gt 0 ]
+    STATS_SETUP="export THREADS_FAIL_FROM=2 LD_PRELOAD=$preload" stats -j2 f*
+    [ "$THREADS" = 1 ]
+    [ "$INLINE" = 0 ]
+}
+
 @test "threads start once and serve every checksum list of a run" {
     local i
     for ((i = 0; i < 30; i++)); do

@@ -12,7 +12,13 @@
  * - No reads that never wait: with $NOWAIT_UNSUPPORTED set, preadv2 with
  *   RWF_NOWAIT fails with EOPNOTSUPP, as on tmpfs or ext2.
  * - No cachestat: with $CACHESTAT_UNSUPPORTED set, syscall(451) fails with
- *   ENOSYS, as on Linux before 6.5 (Debian 12's 6.1). */
+ *   ENOSYS, as on Linux before 6.5 (Debian 12's 6.1).
+ * - Failing closes: with $CLOSE_FAIL_SIZE set, closing a regular file of
+ *   that many bytes closes it and then fails with EIO, as NFS reports a
+ *   write-back or server error late.
+ * - Failing threads: with $THREADS_FAIL_FROM=N set, the Nth call of
+ *   pthread_create and every later one fail with EAGAIN, as they do when a
+ *   cgroup's pids.max or RLIMIT_NPROC is reached. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -128,6 +134,39 @@ ssize_t preadv64v2(int fd, const struct iovec *v, int n, off64_t off, int flags)
     if (refused(flags) || fault(fd, off, iov_len(v, n)) != 0)
         return -1;
     return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv64v2"))(fd, v, n, off, flags);
+}
+
+typedef int close_fn(int);
+
+int close(int fd)
+{
+    const char *size = getenv("CLOSE_FAIL_SIZE");
+    struct stat st;
+    int fail = size && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+               st.st_size == (off_t)strtoll(size, NULL, 10);
+
+    if (((close_fn *)dlsym(RTLD_NEXT, "close"))(fd) != 0)
+        return -1;
+    if (!fail)
+        return 0;
+    errno = EIO;
+    return -1;
+}
+
+typedef int pthread_create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    static long calls;
+    const char *from = getenv("THREADS_FAIL_FROM");
+    long n;
+
+    pthread_mutex_lock(&lock);
+    n = ++calls;
+    pthread_mutex_unlock(&lock);
+    if (from && n >= strtol(from, NULL, 10))
+        return EAGAIN;
+    return ((pthread_create_fn *)dlsym(RTLD_NEXT, "pthread_create"))(t, attr, fn, arg);
 }
 
 typedef long syscall_fn(long, ...);
