@@ -54,21 +54,14 @@ void source_init(void)
     (void)is_output(&st);
 }
 
-/* What the descriptor FD, just opened, is (source_open). */
+/* What the descriptor FD, just opened, is (source_open).  One that cannot
+ * be asked (fstat failing: a FUSE daemon's error) is read in order, as
+ * anything of unknown size: GNU never asks, and reads it. */
 static int classify(int fd, off_t *size, int *in_order)
 {
     struct stat st;
-    int err;
 
-    if (fd < 0)
-        return fd;
-    if (fstat(fd, &st) != 0) {
-        err = errno;
-        close(fd);
-        errno = err;
-        return -1;
-    }
-    if (S_ISREG(st.st_mode)) {
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         *size = st.st_size;
         *in_order = is_output(&st);
     }
@@ -213,8 +206,10 @@ int source_cached(int fd, off_t off, off_t size)
     range.off = (uint64_t)off;
     range.len = (uint64_t)(size - off);
 #ifdef SYS_cachestat
+    /* ENOSYS before Linux 6.5; EPERM where a container's seccomp filter
+     * refuses the calls it does not know (Docker's before 20.10). */
     if (syscall(SYS_cachestat, fd, &range, &got, 0) != 0)
-        return errno == ENOSYS ? resident(fd, off, size, page) : -1;
+        return errno == ENOSYS || errno == EPERM ? resident(fd, off, size, page) : -1;
     if (got.cache >= (uint64_t)((size - 1) / page - off / page + 1))
         return 1;
     return on_overlay(fd) ? resident(fd, off, size, page) : 0;

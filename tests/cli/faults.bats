@@ -348,6 +348,26 @@ shrunk_below() {
     done
 }
 
+@test "files that cannot say what they are (fstat failing, as a FUSE daemon's can): hashed in order, as GNU, which never asks" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local preload
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+    # fstat of a file of 12345 bytes fails (tests/fault/fault_preload.c).
+    local i
+    for i in $(seq 10 49); do
+        head -c $(( i % 7 == 0 ? 12345 : i * 3001 )) /dev/urandom > "f$i"
+    done
+    "$GNU_MD5SUM" f* > list
+    local j run="FSTAT_FAIL_SIZE=12345 LD_PRELOAD=$preload md5sum"
+    for j in $(job_counts 1 2 3); do
+        ours_jobs "$j"
+        same_with "$run f14" 'md5sum f14'
+        same_with "$run f*" 'md5sum f*'
+        same_with "$run -c list" 'md5sum -c list'
+    done
+}
+
 @test "a listed file that is unreadable, as an unprivileged user, then good entries" {
     [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null || skip "setpriv is missing"
     files

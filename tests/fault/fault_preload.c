@@ -12,10 +12,13 @@
  * - No reads that never wait: with $NOWAIT_UNSUPPORTED set, preadv2 with
  *   RWF_NOWAIT fails with EOPNOTSUPP, as on tmpfs or ext2.
  * - No cachestat: with $CACHESTAT_UNSUPPORTED set, syscall(451) fails with
- *   ENOSYS, as on Linux before 6.5 (Debian 12's 6.1).
+ *   ENOSYS, as on Linux before 6.5 (Debian 12's 6.1); set to EPERM, with
+ *   EPERM, as a container's seccomp filter may refuse it.
  * - Failing closes: with $CLOSE_FAIL_SIZE set, closing a regular file of
  *   that many bytes closes it and then fails with EIO, as NFS reports a
  *   write-back or server error late.
+ * - Failing fstat: with $FSTAT_FAIL_SIZE set, fstat of a regular file of
+ *   that many bytes fails with EIO, as a FUSE daemon's getattr can.
  * - Failing threads: with $THREADS_FAIL_FROM=N set, the Nth call of
  *   pthread_create and every later one fail with EAGAIN, as they do when a
  *   cgroup's pids.max or RLIMIT_NPROC is reached. */
@@ -24,6 +27,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <stdarg.h>
@@ -37,6 +41,44 @@ typedef ssize_t preadv2_fn(int, const struct iovec *, int, off64_t, int);
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int done;
 
+typedef int fstat_fn(int, struct stat *);
+typedef int fstat64_fn(int, struct stat64 *);
+
+/* fstat itself, for what this file asks (fstat below may be made to fail). */
+static int real_fstat(int fd, struct stat *st)
+{
+    return ((fstat_fn *)dlsym(RTLD_NEXT, "fstat"))(fd, st);
+}
+
+/* Should an fstat of FD fail, by $FSTAT_FAIL_SIZE? */
+static int fstat_fails(int fd)
+{
+    const char *size = getenv("FSTAT_FAIL_SIZE");
+    struct stat st;
+
+    return size && real_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+           st.st_size == (off_t)strtoll(size, NULL, 10);
+}
+
+int fstat(int fd, struct stat *st)
+{
+    if (fstat_fails(fd)) {
+        errno = EIO;
+        return -1;
+    }
+    return real_fstat(fd, st);
+}
+
+/* Where a program calls it by this name (32-bit, _FILE_OFFSET_BITS=64). */
+int fstat64(int fd, struct stat64 *st)
+{
+    if (fstat_fails(fd)) {
+        errno = EIO;
+        return -1;
+    }
+    return ((fstat64_fn *)dlsym(RTLD_NEXT, "fstat64"))(fd, st);
+}
+
 /* Resize now if FD is the file, a read of N bytes at AT reaches past
  * $RESIZE_AT, and it was not done.  A read racing from another thread
  * waits until the file has its new size. */
@@ -46,7 +88,7 @@ static void maybe_resize(int fd, off64_t at, size_t n)
                *from = getenv("RESIZE_AT");
     struct stat a, b;
 
-    if (!path || !to || !from || at + (off64_t)n <= (off64_t)strtoll(from, NULL, 10) || fstat(fd, &a) != 0 ||
+    if (!path || !to || !from || at + (off64_t)n <= (off64_t)strtoll(from, NULL, 10) || real_fstat(fd, &a) != 0 ||
         stat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
         return;
     pthread_mutex_lock(&lock);
@@ -66,7 +108,7 @@ static int fails(int fd, off64_t at, size_t n)
     if (!from || n == 0)
         return 0;
     limit = (off64_t)strtoll(from, NULL, 10);
-    return at + (off64_t)n > limit && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+    return at + (off64_t)n > limit && real_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
            st.st_size > limit;
 }
 
@@ -142,7 +184,7 @@ int close(int fd)
 {
     const char *size = getenv("CLOSE_FAIL_SIZE");
     struct stat st;
-    int fail = size && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+    int fail = size && real_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                st.st_size == (off_t)strtoll(size, NULL, 10);
 
     if (((close_fn *)dlsym(RTLD_NEXT, "close"))(fd) != 0)
@@ -183,7 +225,7 @@ long syscall(long n, ...)
         a[i] = va_arg(ap, long);
     va_end(ap);
     if (n == 451 && getenv("CACHESTAT_UNSUPPORTED")) {
-        errno = ENOSYS;
+        errno = strcmp(getenv("CACHESTAT_UNSUPPORTED"), "EPERM") == 0 ? EPERM : ENOSYS;
         return -1;
     }
     return ((syscall_fn *)dlsym(RTLD_NEXT, "syscall"))(n, a[0], a[1], a[2], a[3], a[4], a[5]);
