@@ -56,7 +56,8 @@ void source_init(void)
 
 /* What the descriptor FD, just opened, is (source_open).  One that cannot
  * be asked (fstat failing: a FUSE daemon's error) is read in order, as
- * anything of unknown size: GNU never asks, and reads it. */
+ * anything of unknown size: GNU's only fstat is its stdio's, sizing a
+ * buffer, which goes on without, and it reads the file. */
 static int classify(int fd, off_t *size, int *in_order)
 {
     struct stat st;
