@@ -1,17 +1,10 @@
-/* The engine: see engine.h for the contract.
- *
- * Four stages, each with its own state: the jobs in order (here); the
- * reading stage, in the caller's thread too, which opens the inputs in
- * order (past a sequence's first few, when the run is warm, it leaves that
- * to the hashers: one thread opening every file was the bottleneck on
- * small ones; large ones it opens all, for their sizes) and reads what
- * must be read in order (flow.h); the hashers, on every CPU or one in the
- * caller's thread (hasher.h); the results, emitted here in order.  Two
- * ways to hash: with lanes (buffers and hashers), or plainly, one input at
- * a time through one buffer, as GNU md5sum: for what must be read in order
- * anyway (standard input, FIFOs, terminals, the file the results go to), a
- * lone file up to LONE_MAX (no thread is worth it), and the rest of a run
- * once memory is short (lowmem.h: the lanes' memory is given back).
+/* The engine (engine.h): the jobs in order, opened here (or, past a
+ * sequence's first few while warm, by the hashers: one thread opening every
+ * small file was the bottleneck), read here where they must be read in
+ * order (flow.h), hashed by the hashers (hasher.h), emitted here in order.
+ * What must be read in order anyway, a lone file up to LONE_MAX and the
+ * rest of a run once memory is short (lowmem.h) are hashed plainly, one at
+ * a time through one buffer, as GNU md5sum does.
  */
 #include "engine.h"
 

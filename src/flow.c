@@ -60,7 +60,7 @@ static struct {
     unsigned warm_run;
     uintmax_t hashed;
     struct flow_stats stats;
-    struct flow_sleeper *asleep, *takers;
+    struct flow_sleeper *takers;   /* every hasher (flow_join) */
     uintmax_t sized_bytes, sized;  /* the sizes learnt as inputs were taken */
     uintmax_t untaken;             /* the guesses of the inputs not taken */
     int pre_on;                    /* cold runs are pre-read (flow_pre_read) */
@@ -136,7 +136,6 @@ void flow_pre_read(void)
 
 void flow_end(void)
 {
-    f.takers = NULL;
     munmap(f.map, f.map_len);
     free(f.chunks);
     free(f.in);
@@ -181,15 +180,18 @@ static void tell_reader_locked(void)
 
 static void wake_locked(struct flow_sleeper *s)
 {
-    struct flow_sleeper **p = &f.asleep;
-
-    while (*p && *p != s)
-        p = &(*p)->next;
-    if (*p) {
-        *p = s->next;
+    if (s->asleep) {
         s->asleep = 0;
         pthread_cond_signal(&s->cv);
     }
+}
+
+static void wake_all_locked(void)
+{
+    struct flow_sleeper *s;
+
+    for (s = f.takers; s; s = s->next)
+        wake_locked(s);
 }
 
 /* Could a hasher take the next input?  Cold, only once the reader has
@@ -211,8 +213,8 @@ static void wake_taker_locked(void)
 {
     struct flow_sleeper *s, *best = NULL;
 
-    for (s = f.asleep; s; s = s->next)
-        if (s->room && (!best || s->bytes < best->bytes))
+    for (s = f.takers; s; s = s->next)
+        if (s->asleep && s->room && (!best || s->bytes < best->bytes))
             best = s;
     if (best && takeable_locked())
         wake_locked(best);
@@ -266,7 +268,7 @@ static struct flow_sleeper *fewer_locked(const struct flow_sleeper *s)
 {
     struct flow_sleeper *t;
 
-    for (t = f.takers; t && !f.cold; t = t->next_taker)
+    for (t = f.takers; t && !f.cold; t = t->next)
         if (t != s && t->bytes + BALANCE_SLACK < s->bytes)
             return t;
     return NULL;
@@ -419,8 +421,7 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
     if (f.cold && f.warm_run >= WARM_AGAIN) {
         f.cold = 0;
         f.stats.warm++;
-        while (f.asleep)
-            wake_locked(f.asleep);
+        wake_all_locked();
     }
     flow_unlock();
 }
@@ -501,8 +502,7 @@ void flow_stop(void)
 {
     flow_lock();
     f.stopping = 1;
-    while (f.asleep)
-        wake_locked(f.asleep);
+    wake_all_locked();
     flow_unlock();
 }
 
@@ -511,24 +511,13 @@ int flow_stopping_locked(void)
     return f.stopping;
 }
 
-static void join_locked(struct flow_sleeper *s)
-{
-    struct flow_sleeper *t;
-
-    for (t = f.takers; t && t != s; t = t->next_taker)
-        continue;
-    if (!t) {
-        s->next_taker = f.takers;
-        f.takers = s;
-    }
-}
-
 int flow_join(struct flow_sleeper *s)
 {
     if (pthread_cond_init(&s->cv, NULL) != 0)
         return -1;
     flow_lock();
-    join_locked(s);
+    s->next = f.takers;
+    f.takers = s;
     flow_unlock();
     return 0;
 }
@@ -539,9 +528,9 @@ void flow_leave(struct flow_sleeper *s)
 
     flow_lock();
     while (*p && *p != s)
-        p = &(*p)->next_taker;
+        p = &(*p)->next;
     if (*p)
-        *p = s->next_taker;
+        *p = s->next;
     flow_unlock();
     pthread_cond_destroy(&s->cv);
 }
@@ -575,7 +564,6 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     *in = pick_locked();
     x = at(*in);
     f.stats.early += *in != f.take;
-    join_locked(s);
     taken_locked(x);
     x->owner = s;
     count_locked(x, learn_locked(x->size));
@@ -715,7 +703,7 @@ uintmax_t flow_queued_locked(void)
     const struct flow_sleeper *t;
     unsigned n = 0;
 
-    for (t = f.takers; t; t = t->next_taker)
+    for (t = f.takers; t; t = t->next)
         n++;
     return f.untaken / (n > 0 ? n : 1);
 }
@@ -724,9 +712,7 @@ void flow_sleep_locked(struct flow_sleeper *s, int room)
 {
     s->room = room;
     s->asleep = 1;
-    s->next = f.asleep;
-    f.asleep = s;
     while (s->asleep && !f.stopping)
         pthread_cond_wait(&s->cv, &lock);
-    wake_locked(s);   /* stopping: off the list */
+    s->asleep = 0;
 }

@@ -55,7 +55,7 @@ struct flow_sleeper {
     pthread_cond_t cv;
     int asleep, room;
     uintmax_t bytes;
-    struct flow_sleeper *next, *next_taker;   /* asleep; every one that took */
+    struct flow_sleeper *next;   /* every hasher that joined */
 };
 
 /* What happened, for the tests of each mechanism. */

@@ -263,6 +263,7 @@ static int balance(size_t first)
     int fd, bad = 0;
     off_t size;
 
+    bad += flow_join(&second) != 0;
     for (i = 0; i < 7; i++)
         bad += !flow_add(sizes[i] < 0 ? -1 : 300 + (int)i, sizes[i] ? sizes[i] * s : 1,
                          sizes[i] < 0 ? "name" : NULL, 0, &in) || in != first + i;
@@ -362,7 +363,7 @@ int main(void)
     size_t k;
     int results, reads;
 
-    if (flow_init(N_BUFS, RESERVE, (size_t)1 << 20) != 0) {
+    if (flow_init(N_BUFS, RESERVE, (size_t)1 << 20) != 0 || flow_join(&t.hasher) != 0) {
         report(0, "flow: no memory for %d buffers", N_BUFS);
         return 1;
     }
