@@ -318,6 +318,32 @@ read_alone() {
     [ "$INLINE" = 0 ]
 }
 
+@test "memory to be had only in small pieces: a smaller ring of jobs, no lanes, every file hashed plainly as GNU" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "a sanitizer's allocator comes before the preload's"
+    local preload i j
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    # 40 files of 3 to 120 KB: more than a ring of 16 jobs holds, most of
+    # them larger than the 4 KiB buffer the plain loop then has.
+    for ((i = 1; i <= 40; i++)); do head -c $((i * 3000)) /dev/urandom > "f$i"; done
+    "$GNU_MD5SUM" f* > list
+    # GNU's own buffer is one of these (tests/fault/fault_preload.c), so
+    # it runs without the preload.  Mallocs of 8 KiB or more fail: the ring
+    # of jobs, the flow's inputs, the plain loop's buffer.  Callocs of 1 KiB
+    # or more: the hashers.
+    for j in 1 2 3; do
+        ours_jobs $j
+        for fail in MALLOC_FAIL_MIN=8192 CALLOC_FAIL_MIN=1024; do
+            same_with "$fail LD_PRELOAD=$preload timeout 60 md5sum f*" 'md5sum f*'
+            same_with "$fail LD_PRELOAD=$preload timeout 60 md5sum -c list" 'md5sum -c list'
+            STATS_SETUP="export $fail LD_PRELOAD=$preload" stats -j$j f*
+            [ "$THREADS" = 0 ]
+            [ "$INLINE" = 0 ]
+            [ "$PLAIN" = 40 ]
+        done
+    done
+}
+
 @test "threads start once and serve every checksum list of a run" {
     local i
     for ((i = 0; i < 30; i++)); do

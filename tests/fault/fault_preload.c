@@ -21,7 +21,11 @@
  *   that many bytes fails with EIO, as a FUSE daemon's getattr can.
  * - Failing threads: with $THREADS_FAIL_FROM=N set, the Nth call of
  *   pthread_create and every later one fail with EAGAIN, as they do when a
- *   cgroup's pids.max or RLIMIT_NPROC is reached. */
+ *   cgroup's pids.max or RLIMIT_NPROC is reached.
+ * - Failing allocations: with $MALLOC_FAIL_MIN=N set, malloc and realloc
+ *   of N bytes or more fail with ENOMEM; with $CALLOC_FAIL_MIN=N, calloc
+ *   so.  Memory runs out where it is asked for in large pieces first.  Only
+ *   in a program named md5sum: the shells that run it must not fail. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -229,4 +233,37 @@ long syscall(long n, ...)
         return -1;
     }
     return ((syscall_fn *)dlsym(RTLD_NEXT, "syscall"))(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* glibc's own allocator, by the names it exports for this: dlsym may itself
+ * allocate. */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+
+/* Should an allocation of N bytes fail, by the variable VAR? */
+static int alloc_fails(const char *var, size_t n)
+{
+    const char *min = getenv(var);
+
+    if (!min || n < (size_t)strtoull(min, NULL, 10) ||
+        strcmp(program_invocation_short_name, "md5sum") != 0)
+        return 0;
+    errno = ENOMEM;
+    return 1;
+}
+
+void *malloc(size_t n)
+{
+    return alloc_fails("MALLOC_FAIL_MIN", n) ? NULL : __libc_malloc(n);
+}
+
+void *realloc(void *p, size_t n)
+{
+    return alloc_fails("MALLOC_FAIL_MIN", n) ? NULL : __libc_realloc(p, n);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    return n > 0 && alloc_fails("CALLOC_FAIL_MIN", n * size) ? NULL : __libc_calloc(n, size);
 }
