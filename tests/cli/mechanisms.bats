@@ -296,6 +296,18 @@ read_alone() {
     done
 }
 
+@test "no affinity mask to be had (a seccomp filter): one hasher for each CPU online" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local online preload
+    online=$(getconf _NPROCESSORS_ONLN)
+    [ "$online" -ge 2 ] || skip "one CPU online: no thread either way"
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    files 16 100000
+    same "AFFINITY_UNSUPPORTED=1 LD_PRELOAD=$preload md5sum f*"
+    STATS_SETUP="export AFFINITY_UNSUPPORTED=1 LD_PRELOAD=$preload" stats f*
+    [ "$THREADS" = "$online" ]
+}
+
 @test "threads that cannot be made: the lanes run on those that could, or in the caller's thread" {
     [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
     [ "$(cpus)" -ge 2 ] || skip "one CPU: no thread is started to fail"

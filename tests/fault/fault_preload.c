@@ -22,6 +22,8 @@
  * - Failing threads: with $THREADS_FAIL_FROM=N set, the Nth call of
  *   pthread_create and every later one fail with EAGAIN, as they do when a
  *   cgroup's pids.max or RLIMIT_NPROC is reached.
+ * - No affinity mask: with $AFFINITY_UNSUPPORTED set, sched_getaffinity
+ *   fails with EPERM, as a container's seccomp filter may refuse it.
  * - Failing allocations: with $MALLOC_FAIL_MIN=N set, malloc and realloc
  *   of N bytes or more fail with ENOMEM; with $CALLOC_FAIL_MIN=N, calloc
  *   so.  Memory runs out where it is asked for in large pieces first.  Only
@@ -30,6 +32,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -213,6 +216,17 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
     if (from && n >= strtol(from, NULL, 10))
         return EAGAIN;
     return ((pthread_create_fn *)dlsym(RTLD_NEXT, "pthread_create"))(t, attr, fn, arg);
+}
+
+typedef int sched_getaffinity_fn(pid_t, size_t, cpu_set_t *);
+
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
+{
+    if (getenv("AFFINITY_UNSUPPORTED")) {
+        errno = EPERM;
+        return -1;
+    }
+    return ((sched_getaffinity_fn *)dlsym(RTLD_NEXT, "sched_getaffinity"))(pid, size, set);
 }
 
 typedef long syscall_fn(long, ...);
