@@ -578,23 +578,6 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     return 1;
 }
 
-void flow_opened_locked(size_t in, int fd, off_t size, int handed)
-{
-    struct input *x = at(in);
-
-    x->fd = fd;
-    x->size = size;
-    /* Handed back: the reader must not read it either. */
-    x->done = x->handed = x->ended = handed;
-    if (handed)
-        unhold_locked(x);
-    count_locked(x, handed ? 0 : learn_locked(size));
-    f.hasher_fds += fd >= 0;
-    f.stats.opened += !handed;
-    f.stats.handed += handed != 0;
-    tell_reader_locked();
-}
-
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err)
 {
     struct input *x = at(in);
@@ -619,23 +602,6 @@ enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *er
     return x->by_reader ? FLOW_WAIT : FLOW_READ;
 }
 
-void flow_read_locked(size_t in, off_t off, int ended, int err, int later)
-{
-    struct input *x = at(in);
-
-    x->read_off = off;
-    x->ended |= ended;
-    x->err = ended ? err : 0;
-    if (later) {
-        x->by_reader = 1;
-        f.stats.later++;
-        f.stats.cold += !f.cold;
-        f.cold = 1;
-        f.warm_run = 0;
-        tell_reader_locked();
-    }
-}
-
 struct chunk *flow_buf_locked(void)
 {
     struct chunk *c = get_locked();
@@ -653,7 +619,15 @@ void flow_unbuf_locked(struct chunk *c, int own)
         tell_reader_locked();
 }
 
-void flow_done_locked(size_t in, const struct result *r)
+static void progress_locked(struct input *x, uintmax_t hashed)
+{
+    /* Modulo 2^n, exact whichever way it moves. */
+    f.hashed += hashed - x->r.hashed;
+    x->r.hashed = hashed;
+}
+
+/* Input IN is over, with R. */
+static void done_locked(size_t in, const struct result *r)
 {
     struct input *x = at(in);
     struct chunk *c;
@@ -667,7 +641,7 @@ void flow_done_locked(size_t in, const struct result *r)
     x->ended = 1;
     while (flow_next_locked(in, &c, &off, &err) == FLOW_CHUNK)
         flow_unbuf_locked(c, 0);
-    flow_progress_locked(in, r->hashed);
+    progress_locked(x, r->hashed);
     x->r = *r;
     x->done = 1;
     unhold_locked(x);
@@ -684,11 +658,40 @@ void flow_done_locked(size_t in, const struct result *r)
         tell_reader_locked();
 }
 
-void flow_progress_locked(size_t in, uintmax_t hashed)
+void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
 {
-    /* Modulo 2^n, exact whichever way it moves. */
-    f.hashed += hashed - at(in)->r.hashed;
-    at(in)->r.hashed = hashed;
+    struct input *x = at(in);
+
+    if (p->opened || p->handed) {
+        x->fd = p->fd;
+        x->size = p->size;
+        /* Handed back: the reader must not read it either. */
+        x->done = x->handed = x->ended = p->handed;
+        if (p->handed)
+            unhold_locked(x);
+        count_locked(x, p->handed ? 0 : learn_locked(p->size));
+        f.hasher_fds += p->fd >= 0;
+        f.stats.opened += !p->handed;
+        f.stats.handed += p->handed != 0;
+        tell_reader_locked();
+    }
+    if (p->read && !p->done && !p->handed) {
+        x->read_off = p->read_at;
+        x->ended |= p->ended;
+        x->err = p->ended ? p->err : 0;
+        if (p->later) {
+            x->by_reader = 1;
+            f.stats.later++;
+            f.stats.cold += !f.cold;
+            f.cold = 1;
+            f.warm_run = 0;
+            tell_reader_locked();
+        }
+    }
+    if (p->done)
+        done_locked(in, &p->r);
+    else if (progress && !p->handed)
+        progress_locked(x, p->hashed);
 }
 
 void flow_lanes_locked(uint64_t hashed, uint64_t offered, uint64_t held_back)

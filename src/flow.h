@@ -154,28 +154,32 @@ void flow_leave(struct flow_sleeper *s);
  * the reader reads it ahead). */
 int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,
                      struct flow_sleeper *s);
-/* Input IN, taken by name, is open: FD, a regular file of SIZE bytes; or
- * (HANDED) the caller's to hash in order: FD, or -1 for it to open. */
-void flow_opened_locked(size_t in, int fd, off_t size, int handed);
+
+/* An input as its hasher knows it, outside the lock; the flow hears of
+ * what the flags say at its next lock, with PROGRESS the bytes hashed. */
+struct flow_report {
+    int fd;               /* -1: to be opened by name */
+    off_t size, read_at;  /* its own reads go on from READ_AT */
+    int ended, err;       /* they came to its end, or failed with ERR */
+    int later;            /* the chunk at READ_AT was not in memory: the run
+                           * turns cold, and the reader reads on from there */
+    uintmax_t hashed;
+    struct result r;      /* its status, err, digest and hashed, once DONE */
+    int opened, read;     /* opened by name (FD, SIZE); read by its hasher */
+    int handed, done;     /* handed back, for the caller to hash in order (FD,
+                           * or -1 for it to open); or over, FD closed */
+};
+void flow_tell_locked(size_t in, const struct flow_report *p, int progress);
 
 /* Next for a lane with input IN: a chunk the reader read (*C), a read to
  * make at *OFF, nothing yet, or the end of a reading that failed (*ERR). */
 enum flow_next { FLOW_CHUNK, FLOW_READ, FLOW_WAIT, FLOW_FAILED };
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err);
-/* The hasher read input IN up to OFF; ENDED: at its end or with ERR;
- * LATER: the chunk at OFF was not in memory (the run turns cold, and the
- * reader reads on from there). */
-void flow_read_locked(size_t in, off_t off, int ended, int err, int later);
-
 /* A buffer for a hasher's own reads, or NULL; one back (OWN), or a chunk
  * the reader read, hashed. */
 struct chunk *flow_buf_locked(void);
 void flow_unbuf_locked(struct chunk *c, int own);
 
-/* Input IN is done, its descriptor closed: R's status, err, digest and
- * hashed; or, for progress, has HASHED bytes hashed so far. */
-void flow_done_locked(size_t in, const struct result *r);
-void flow_progress_locked(size_t in, uintmax_t hashed);
 /* A hasher's lanes' counts since the last call (lanes_take_counts). */
 void flow_lanes_locked(uint64_t hashed, uint64_t offered, uint64_t held_back);
 /* Each hasher's share of the bytes not yet taken (sizes, or guesses). */

@@ -15,21 +15,13 @@ struct task {
     struct lane_task lt;      /* first: what the lanes see */
     size_t in;                /* the flow's index */
     const char *name;         /* to open, outside the lock (fd -1 till then) */
-    int opened;               /* just opened: the flow is told at the next lock */
-    int fd;
-    off_t size, read_at;      /* its own reads go on from read_at */
+    struct flow_report rep;   /* the input as this hasher knows it */
     off_t fed_to;             /* where the chunk in its lane ends */
     struct chunk *ck;         /* in the lane, or to read into */
     int own;                  /* ck is its own, to read into again */
-    int reading;              /* read ck at read_at, outside the lock */
+    int reading;              /* read ck at rep.read_at, outside the lock */
     int nowait;               /* its reads must not wait (source_read) */
     int final;                /* ck is its last chunk */
-    int told, ended, err, later;  /* its own reads: the flow knows of them;
-                                   * they came to its end, or failed with
-                                   * ERR; or found the storage must wait */
-    uintmax_t hashed;         /* bytes of it in the lane so far */
-    int handed;               /* over: handed back unhashed (fd, size) */
-    struct result r;          /* over, and not handed back */
     struct task *next;        /* on the free list, or the list of those over */
 };
 
@@ -82,7 +74,7 @@ static void feed(struct hasher *h, struct task *t, off_t off, size_t len, int fi
     if (final)
         len += md5_pad(t->ck->data + len, (uint64_t)end);
     lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE,
-               !final && t->size > end ? (uint64_t)(t->size - end) / MD5_BLOCK_SIZE : 0);
+               !final && t->rep.size > end ? (uint64_t)(t->rep.size - end) / MD5_BLOCK_SIZE : 0);
 }
 
 /* T leaves the lanes (its chaining state in STATE): the flow hears of it,
@@ -101,14 +93,15 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
     uint32_t state[4];
 
     leave(h, t, state);
-    t->r.status = status;
-    t->r.err = err;
-    t->r.hashed = t->hashed;
-    md5_state_digest(state, t->r.digest);
+    t->rep.done = 1;
+    t->rep.r.status = status;
+    t->rep.r.err = err;
+    t->rep.r.hashed = t->rep.hashed;
+    md5_state_digest(state, t->rep.r.digest);
     /* As GNU: a failing close is a read error too (NFS reports late). */
-    if (t->fd >= 0 && close(t->fd) != 0 && status == RESULT_OK) {
-        t->r.status = RESULT_READ_FAILED;
-        t->r.err = errno;
+    if (t->rep.fd >= 0 && close(t->rep.fd) != 0 && status == RESULT_OK) {
+        t->rep.r.status = RESULT_READ_FAILED;
+        t->rep.r.err = errno;
     }
 }
 
@@ -123,15 +116,15 @@ static void opened(struct hasher *h, struct task *t, int fd, off_t size, int in_
 
     t->name = NULL;
     if (fd >= 0 && !in_order) {
-        t->fd = fd;
-        t->size = size;
-        t->opened = 1;
+        t->rep.fd = fd;
+        t->rep.size = size;
+        t->rep.opened = 1;
     } else if (fd == -1 && err != EMFILE && err != ENFILE) {
         end_task(h, t, RESULT_OPEN_FAILED, err);
     } else {
-        t->fd = fd < 0 ? -1 : fd;
-        t->size = size;
-        t->handed = 1;
+        t->rep.fd = fd < 0 ? -1 : fd;
+        t->rep.size = size;
+        t->rep.handed = 1;
         leave(h, t, state);
     }
 }
@@ -153,7 +146,7 @@ static void next_chunk_locked(struct hasher *h, struct task *t)
     struct chunk *c;
     int err;
 
-    switch (flow_next_locked(t->in, &c, &t->read_at, &err)) {
+    switch (flow_next_locked(t->in, &c, &t->rep.read_at, &err)) {
     case FLOW_CHUNK:
         drop_locked(t);
         t->ck = c;
@@ -194,22 +187,12 @@ static int gather_locked(struct hasher *h)
     lanes_expect(&h->lanes, flow_queued_locked() / MD5_BLOCK_SIZE);
     for (i = 0; i < h->lanes.used; i++) {
         t = task_of(h->lanes.task[i]);
-        if (t->opened)
-            flow_opened_locked(t->in, t->fd, t->size, 0);
-        t->opened = 0;
-        if (!t->told)
-            flow_read_locked(t->in, t->read_at, t->ended, t->err, t->later);
-        t->told = 1;
-        t->later = 0;
-        if (h->progress)
-            flow_progress_locked(t->in, t->hashed);
+        flow_tell_locked(t->in, &t->rep, h->progress);
+        t->rep.opened = t->rep.read = t->rep.later = 0;
     }
     for (t = h->over; t; t = h->over) {
         h->over = t->next;
-        if (t->opened || t->handed)
-            flow_opened_locked(t->in, t->fd, t->size, t->handed);
-        if (!t->handed)
-            flow_done_locked(t->in, &t->r);
+        flow_tell_locked(t->in, &t->rep, h->progress);
         drop_locked(t);
         t->next = h->free_tasks;
         h->free_tasks = t;
@@ -230,10 +213,9 @@ static int gather_locked(struct hasher *h)
         h->free_tasks = t->next;
         memset(t, 0, sizeof *t);
         t->in = in;
-        t->fd = fd;
-        t->size = size;
+        t->rep.fd = fd;
+        t->rep.size = size;
         t->name = name;
-        t->told = 1;
         t->nowait = 1;
         lanes_add(&h->lanes, &t->lt, md5_iv);
         next_chunk_locked(h, t);   /* to open first: read just after */
@@ -248,18 +230,19 @@ static int gather_locked(struct hasher *h)
 static void read_here(struct hasher *h, struct task *t)
 {
     size_t got;
-    enum source_got how = source_read(t->fd, t->ck->data, CHUNK, t->read_at, t->size, &t->nowait, &got);
+    struct flow_report *p = &t->rep;
+    enum source_got how = source_read(p->fd, t->ck->data, CHUNK, p->read_at, p->size, &t->nowait, &got);
 
-    t->told = 0;
+    p->read = 1;
     if (how == SOURCE_LATER || (how == SOURCE_FAILED && errno == EOPNOTSUPP)) {
-        t->later = 1;   /* the reader reads it from here on */
+        p->later = 1;   /* the reader reads it from here on */
     } else if (how == SOURCE_FAILED) {
-        t->ended = 1;
-        t->err = errno;
+        p->ended = 1;
+        p->err = errno;
     } else {
-        t->ended = how == SOURCE_END;
-        feed(h, t, t->read_at, got, t->ended);
-        t->read_at += (off_t)got;
+        p->ended = how == SOURCE_END;
+        feed(h, t, p->read_at, got, p->ended);
+        p->read_at += (off_t)got;
     }
 }
 
@@ -293,13 +276,13 @@ static void work(struct hasher *h)
         if (t->reading && !later)
             read_here(h, t);
         t->reading = 0;
-        later |= t->later;
+        later |= t->rep.later;
     }
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
-        if (t->err && t->lt.blocks == 0) {
-            end_task(h, t, RESULT_READ_FAILED, t->err);
+        if (t->rep.err && t->lt.blocks == 0) {
+            end_task(h, t, RESULT_READ_FAILED, t->rep.err);
             i--;   /* another task moved into lane i */
         }
     }
@@ -307,7 +290,7 @@ static void work(struct hasher *h)
     for (i = 0; i < n; i++) {
         struct task *t = task_of(ended[i]);
 
-        t->hashed = (uintmax_t)t->fed_to;
+        t->rep.hashed = (uintmax_t)t->fed_to;
         if (t->final)
             end_task(h, t, RESULT_OK, 0);
     }

@@ -48,12 +48,17 @@ static off_t size_of(size_t i)
     return (off_t)(CHUNK * (i % 3 + 3) + (i % 2 ? CHUNK / 2 : 0));   /* 3 to 5.5 chunks */
 }
 
+/* A hasher tells the flow what R says of input IN (locked). */
+static void tell(size_t in, struct flow_report r)
+{
+    flow_tell_locked(in, &r, 0);
+}
+
 /* The hasher's turn with input IN: take the reader's chunks, or read a
  * chunk itself when told to; tell the flow when IN is done (1). */
 static int hash_locked(size_t in)
 {
     struct chunk *c;
-    struct result res;
     off_t off;
     int err, final = 0;
     enum flow_next next;
@@ -68,14 +73,11 @@ static int hash_locked(size_t in)
 
         t.hasher_reads++;
         final = off + len == size_of(in);
-        flow_read_locked(in, off + len, final, 0, 0);
+        tell(in, (struct flow_report){.read = 1, .read_at = off + len, .ended = final});
         flow_unbuf_locked(c, 1);
     }
-    if (final) {
-        memset(&res, 0, sizeof res);
-        res.hashed = (uintmax_t)size_of(in);
-        flow_done_locked(in, &res);
-    }
+    if (final)
+        tell(in, (struct flow_report){.done = 1, .r.hashed = (uintmax_t)size_of(in)});
     return final;
 }
 
@@ -101,7 +103,7 @@ static int run(size_t first, size_t n, int cold, int cached, int alone)
         t.bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first;
         taken[n_taken++] = in;
         t.bad += flow_next_locked(in, &(struct chunk *){NULL}, &off, &(int){0}) != FLOW_READ;
-        flow_read_locked(in, 0, 0, 0, 1);
+        tell(in, (struct flow_report){.read = 1, .later = 1});
         flow_unlock();
     }
     for (rounds = 0; rounds < 1000 && results < (int)n; rounds++) {
@@ -173,16 +175,14 @@ static int take_and_hand_back(size_t first)
     flow_unlock();
     bad += flow_take_back(first + 1);
     flow_lock();
-    memset(&res, 0, sizeof res);
-    res.hashed = 100;
-    flow_done_locked(first + 1, &res);
+    tell(first + 1, (struct flow_report){.done = 1, .r.hashed = 100});
     flow_unlock();
     bad += flow_result(first + 1, &res, &fd, &size) != 1 || res.hashed != 100;
     bad += !flow_add(-1, -1, "name", 0, &in) || in != first + 2;
     flow_lock();
     bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first + 2 || fd != -1 ||
            !name || strcmp(name, "name") != 0;
-    flow_opened_locked(first + 2, -1, -1, 1);
+    tell(first + 2, (struct flow_report){.handed = 1, .fd = -1, .size = -1});
     flow_unlock();
     bad += flow_reader_next(&r);
     bad += flow_result(first + 2, &res, &fd, &size) != 2 || fd != -1;
@@ -241,12 +241,8 @@ static int take_by(struct flow_sleeper *s, size_t in)
 
 static void done(size_t in, uintmax_t hashed)
 {
-    struct result res;
-
-    memset(&res, 0, sizeof res);
-    res.hashed = hashed;
     flow_lock();
-    flow_done_locked(in, &res);
+    tell(in, (struct flow_report){.done = 1, .r.hashed = hashed});
     flow_unlock();
 }
 
@@ -279,11 +275,11 @@ static int balance(size_t first)
     if (bad + t.bad > 0)   /* an input not taken: not to be opened or done */
         return bad + t.bad;
     flow_lock();
-    flow_opened_locked(first + 4, 400, s / 2, 0);   /* 80.5 once opened */
+    tell(first + 4, (struct flow_report){.opened = 1, .fd = 400, .size = s / 2});   /* 80.5 once opened */
     flow_unlock();
     bad += !take_by(&second, first + 5);          /* 80 against 80.5 */
     flow_lock();
-    flow_opened_locked(first + 5, 401, 10, 0);
+    tell(first + 5, (struct flow_report){.opened = 1, .fd = 401, .size = 10});
     flow_unlock();
     bad += !take_by(&t.hasher, first + 6);   /* 80.5 against 80 and 10 bytes */
     if (bad + t.bad > 0)

@@ -75,7 +75,6 @@ void flow_lanes_locked(uint64_t hashed, uint64_t offered, uint64_t held_back)
     (void)hashed, (void)offered, (void)held_back;
 }
 uintmax_t flow_queued_locked(void) { return 0; }
-void flow_progress_locked(size_t in, uintmax_t hashed) { (void)in, (void)hashed; }
 struct chunk *flow_buf_locked(void) { return new_chunk(CHUNK); }
 
 void flow_sleep_locked(struct flow_sleeper *s, int room)
@@ -84,26 +83,30 @@ void flow_sleep_locked(struct flow_sleeper *s, int room)
     ff.unexpected++;
 }
 
-void flow_opened_locked(size_t in, int fd, off_t size, int handed)
+/* What the hasher tells of input IN: opened by name, or handed back; its
+ * own reads; its result. */
+void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
 {
     struct fake_input *x = &ff.in[in];
 
-    x->opened++;
-    x->handed = handed;
-    ff.unexpected += !by_name(x->how) || (!handed && (fd < 0 || size != (off_t)x->len));
-    if (handed && fd >= 0)
-        close(fd);   /* the caller's now */
-}
-
-void flow_read_locked(size_t in, off_t off, int ended, int err, int later)
-{
-    struct fake_input *x = &ff.in[in];
-
-    (void)ended, (void)err;
-    ff.unexpected += off != (off_t)x->given;
-    if (later) {
-        ff.unexpected += x->how != OWN_LATER;
-        x->by_reader = 1;
+    (void)progress;
+    if (p->opened || p->handed) {
+        x->opened++;
+        x->handed = p->handed;
+        ff.unexpected += !by_name(x->how) || (!p->handed && (p->fd < 0 || p->size != (off_t)x->len));
+        if (p->handed && p->fd >= 0)
+            close(p->fd);   /* the caller's now */
+    }
+    if (p->read && !p->done && !p->handed) {
+        ff.unexpected += p->read_at != (off_t)x->given;
+        if (p->later) {
+            ff.unexpected += x->how != OWN_LATER;
+            x->by_reader = 1;
+        }
+    }
+    if (p->done) {
+        x->results++;
+        x->r = p->r;
     }
 }
 
@@ -156,12 +159,6 @@ void flow_unbuf_locked(struct chunk *c, int own)
     ff.live--;
     free(c->data);
     free(c);
-}
-
-void flow_done_locked(size_t in, const struct result *r)
-{
-    ff.in[in].results++;
-    ff.in[in].r = *r;
 }
 
 /* The hasher's own read of the input open on FD, never waiting. */
