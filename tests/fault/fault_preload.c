@@ -27,7 +27,10 @@
  * - Failing allocations: with $MALLOC_FAIL_MIN=N set, malloc and realloc
  *   of N bytes or more fail with ENOMEM; with $CALLOC_FAIL_MIN=N, calloc
  *   so.  Memory runs out where it is asked for in large pieces first.  Only
- *   in a program named md5sum: the shells that run it must not fail. */
+ *   in a program named md5sum: the shells that run it must not fail.
+ * - No descriptor for a FIFO: with $FIFO_OPEN_FAILS=N set, the Nth open of
+ *   a FIFO (openat2, open or openat; counted from the program's start)
+ *   fails with EMFILE, as it does when the last descriptor is taken. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -229,6 +232,59 @@ int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
     return ((sched_getaffinity_fn *)dlsym(RTLD_NEXT, "sched_getaffinity"))(pid, size, set);
 }
 
+/* FD, just opened: closed, and the open failed with EMFILE, if it is the
+ * FIFO open $FIFO_OPEN_FAILS names.  Returns FD or -1. */
+static long fifo_open_fails(long fd)
+{
+    static int opens;
+    const char *nth = getenv("FIFO_OPEN_FAILS");
+    struct stat st;
+
+    if (fd < 0 || !nth || real_fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode) ||
+        __atomic_add_fetch(&opens, 1, __ATOMIC_SEQ_CST) != atoi(nth))
+        return fd;
+    ((close_fn *)dlsym(RTLD_NEXT, "close"))((int)fd);
+    errno = EMFILE;
+    return -1;
+}
+
+typedef int open_fn(const char *, int, ...);
+
+int open(const char *name, int flags, ...)
+{
+    va_list ap;
+    int mode;
+
+    va_start(ap, flags);
+    mode = va_arg(ap, int);
+    va_end(ap);
+    return (int)fifo_open_fails(((open_fn *)dlsym(RTLD_NEXT, "open"))(name, flags, mode));
+}
+
+int open64(const char *name, int flags, ...)
+{
+    va_list ap;
+    int mode;
+
+    va_start(ap, flags);
+    mode = va_arg(ap, int);
+    va_end(ap);
+    return (int)fifo_open_fails(((open_fn *)dlsym(RTLD_NEXT, "open64"))(name, flags, mode));
+}
+
+typedef int openat_fn(int, const char *, int, ...);
+
+int openat(int dir, const char *name, int flags, ...)
+{
+    va_list ap;
+    int mode;
+
+    va_start(ap, flags);
+    mode = va_arg(ap, int);
+    va_end(ap);
+    return (int)fifo_open_fails(((openat_fn *)dlsym(RTLD_NEXT, "openat"))(dir, name, flags, mode));
+}
+
 typedef long syscall_fn(long, ...);
 
 /* syscall(2) passes on up to six arguments, each as wide as a long. */
@@ -246,6 +302,8 @@ long syscall(long n, ...)
         errno = strcmp(getenv("CACHESTAT_UNSUPPORTED"), "EPERM") == 0 ? EPERM : ENOSYS;
         return -1;
     }
+    if (n == 437)   /* openat2 */
+        return fifo_open_fails(((syscall_fn *)dlsym(RTLD_NEXT, "syscall"))(n, a[0], a[1], a[2], a[3], a[4], a[5]));
     return ((syscall_fn *)dlsym(RTLD_NEXT, "syscall"))(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
