@@ -292,11 +292,12 @@ static int balance(size_t first)
 }
 
 /* The hashers balance holds against: one that left (its thread would not
- * start) is not waited for, and one that joined is, before its first take.
- * Inputs from FIRST: three of 40 S.  Returns what went otherwise. */
+ * start), from behind a newer one, is not waited for, and one that joined
+ * is, before its first take.  Inputs from FIRST: three of 40 S.  Returns
+ * what went otherwise. */
 static int joined(size_t first)
 {
-    static struct flow_sleeper third;
+    static struct flow_sleeper third, newer;
     const off_t s = (off_t)BALANCE_SLACK;
     struct result res;
     size_t i, in;
@@ -305,7 +306,9 @@ static int joined(size_t first)
 
     for (i = 0; i < 3; i++)
         bad += !flow_add(500 + (int)i, 40 * s, NULL, 0, &in) || in != first + i;
-    flow_leave(&second);
+    bad += flow_join(&newer) != 0;
+    flow_leave(&second);   /* found past NEWER */
+    flow_leave(&newer);
     bad += !take_by(&t.hasher, first) || !take_by(&t.hasher, first + 1);   /* alone: 80 */
     bad += flow_join(&third) != 0;
     bad += take_by(&t.hasher, first + 2);    /* 80 against 0: refused */
