@@ -56,6 +56,23 @@ sanitized() {
     done
 }
 
+@test "a FIFO named twice and removed before its second turn: the open at that turn fails, as GNU's" {
+    mkfifo fifo gate
+    local j
+    # Both names are opened ahead; at the second's turn the FIFO is opened
+    # again by name (the descriptor ahead would read the first writer's end
+    # of file), and the name is gone.  GNU opens it only then.  The second
+    # input, another FIFO, holds that turn back until the first is removed.
+    for j in $(job_counts 1 2 8); do
+        ours_jobs "$j"
+        same 'md5sum fifo gate fifo > out & p=$!
+              timeout 20 sh -c "echo writer 1 > fifo"; echo "writer 1: $?"
+              rm fifo
+              timeout 20 sh -c "echo gate > gate"; echo "gate: $?"
+              wait $p; echo "exit $?"; cat out; mkfifo fifo'
+    done
+}
+
 @test "a FIFO named twice past a sequence's first 64 inputs, opened ahead by hashers: each time its next writer's data" {
     local i j
     for i in $(seq 100 179); do echo "$i" > "r$i"; done
