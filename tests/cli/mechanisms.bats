@@ -412,6 +412,13 @@ read_alone() {
     STATS_SETUP='ulimit -v $((70 << 10))' stats -j2 -c list
     [ "$GAVE_BACK" = 1 ]
     [ "$PLAIN" -ge 1 ]
+    # With -j1 the lanes run in this thread: its hasher is given back too.
+    ours_jobs 1
+    same 'prlimit --as=$((70 << 20)) md5sum -c list'
+    STATS_SETUP='ulimit -v $((70 << 10))' stats -j1 -c list
+    [ "$GAVE_BACK" = 1 ]
+    [ "$INLINE" = 0 ]
+    [ "$PLAIN" -ge 1 ]
 }
 
 @test "inputs of a megabyte and more in the page cache: the largest taken first, results in order" {
