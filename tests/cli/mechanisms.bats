@@ -219,6 +219,25 @@ read_alone() {
     done
 }
 
+@test "a file system where nothing tells what the page cache holds (no RWF_NOWAIT, no cachestat, no mappings): read in order by the reader, as from a disk" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local preload setup
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    files 64 300000
+    "$GNU_MD5SUM" f* > list
+    # As on a FUSE file system reading directly (direct_io) under Linux
+    # before 6.5: a hasher's read that never waits is refused, and neither
+    # cachestat nor mincore (which needs a mapping) can say what is cached.
+    setup="NOWAIT_UNSUPPORTED=1 CACHESTAT_UNSUPPORTED=ENOSYS MMAP_UNSUPPORTED=1 LD_PRELOAD=$preload"
+    same "$setup md5sum f*"
+    same "$setup md5sum -c list"
+    warm f*
+    STATS_SETUP="export $setup" stats -j2 f*
+    [ "$COLD" = 1 ]
+    [ "$WARM" = 0 ]
+    [ "$HASHERS" = 0 ]
+}
+
 @test "overlayfs, as in a container: files in the page cache are read by the hashers" {
     [ "$(id -u)" = 0 ] || skip "mounting an overlay needs root"
     mkdir lower upper work merged

@@ -28,6 +28,9 @@
  *   of N bytes or more fail with ENOMEM; with $CALLOC_FAIL_MIN=N, calloc
  *   so.  Memory runs out where it is asked for in large pieces first.  Only
  *   in a program named md5sum: the shells that run it must not fail.
+ * - No mappings of files: with $MMAP_UNSUPPORTED set, mmap of a file
+ *   descriptor fails with ENODEV, as on a FUSE file system that reads
+ *   directly (direct_io), in a program named md5sum.
  * - No descriptor for a FIFO: with $FIFO_OPEN_FAILS=N set, the Nth open of
  *   a FIFO (openat2, open or openat; counted from the program's start)
  *   fails with EMFILE, as it does when the last descriptor is taken. */
@@ -38,6 +41,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <stdarg.h>
@@ -283,6 +287,27 @@ int openat(int dir, const char *name, int flags, ...)
     mode = va_arg(ap, int);
     va_end(ap);
     return (int)fifo_open_fails(((openat_fn *)dlsym(RTLD_NEXT, "openat"))(dir, name, flags, mode));
+}
+
+typedef void *mmap_fn(void *, size_t, int, int, int, off64_t);
+
+static void *mmap_by(const char *real, void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+{
+    if (fd >= 0 && getenv("MMAP_UNSUPPORTED") && strcmp(program_invocation_short_name, "md5sum") == 0) {
+        errno = ENODEV;
+        return MAP_FAILED;
+    }
+    return ((mmap_fn *)dlsym(RTLD_NEXT, real))(addr, len, prot, flags, fd, off);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    return mmap_by("mmap", addr, len, prot, flags, fd, off);
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+{
+    return mmap_by("mmap64", addr, len, prot, flags, fd, off);
 }
 
 typedef long syscall_fn(long, ...);
