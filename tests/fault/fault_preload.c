@@ -33,8 +33,8 @@
  *   directly (direct_io), in a program named md5sum.
  * - No descriptor for a FIFO: with $FIFO_OPEN_FAILS=N set, the Nth open of
  *   a FIFO (openat2, or open where openat2 is refused; counted from the
- *   program's start)
- *   fails with EMFILE, as it does when the last descriptor is taken. */
+ *   program's start) fails with EMFILE, as when the last descriptor is
+ *   taken. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
