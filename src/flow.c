@@ -16,7 +16,8 @@
  * would put every lane's block in one L1 set (media folder 0.94 of the wall
  * time with the stagger, docs/PERFORMANCE.md). */
 #define CHUNK_ROOM (CHUNK + 4096 + 5 * 64)
-#define SMALL_PAGES ((size_t)2 << 20)   /* of the buffers, kept out of huge pages */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define SMALL_PAGES ((size_t)256 << 10)   /* of the buffers, kept out of huge pages */
 VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_PAD_MAX);
 
 #define WAKE_BATCH 32  /* untaken inputs that wake a hasher: a lane's worth
@@ -74,17 +75,18 @@ static struct input *at(size_t i)
     return &f.in[i % FLOW_INPUTS];
 }
 
-/* Each page of the buffers is a fault at its first touch, dear in a VM (8
- * MiB of 4 KiB pages took 25 ms, 1 ms in 2 MiB pages, docs/PERFORMANCE.md);
- * but a huge page is cleared whole.  So they are handed out lowest first,
- * and past the first SMALL_PAGES (a run of a few files) offered to huge
- * pages. */
+/* Each page of the buffers is a fault at its first touch, dear in a VM (10
+ * us a 4 KiB page, 0.1-0.14 ms a 2 MiB huge page here; docs/PERFORMANCE.md);
+ * but a huge page is cleared whole, up to 4 ms where the host has not backed
+ * it.  So they are handed out lowest first, and past the first SMALL_PAGES
+ * (what a run of two inputs touches) offered to huge pages: 2 MiB kept
+ * small cost the 256 KiB set 512 faults a run, 0.94-0.96 of its wall time. */
 static int map_buffers(size_t n, size_t headroom)
 {
     size_t i, skip;
     void *room;
 
-    f.map_len = n * CHUNK_ROOM + SMALL_PAGES;   /* room to align */
+    f.map_len = n * CHUNK_ROOM + HUGE_PAGE;   /* room to align */
     f.map = mmap(NULL, f.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (f.map == MAP_FAILED)
         return -1;
@@ -96,7 +98,7 @@ static int map_buffers(size_t n, size_t headroom)
         return -1;
     }
     munmap(room, headroom);
-    skip = (SMALL_PAGES - (uintptr_t)f.map % SMALL_PAGES) % SMALL_PAGES;
+    skip = (HUGE_PAGE - ((uintptr_t)f.map + SMALL_PAGES) % HUGE_PAGE) % HUGE_PAGE;
 #ifdef MADV_HUGEPAGE
     (void)madvise(f.map + skip + SMALL_PAGES, f.map_len - skip - SMALL_PAGES, MADV_HUGEPAGE);
 #endif
