@@ -252,9 +252,9 @@ i686_leg() {
 # Two lanes at once: a leg keeps about one CPU busy (bats runs one test at
 # a time, and much of a test is waiting).  The second lane's output and
 # results are held back and added after.  Its legs are chosen for the lanes
-# to end together: in CI on 2026-12-05 the legs' tests took native 454 s,
-# tsan 641 (about 160 since its exit sleep is short), aarch64 189, s390x
-# 66, i686 92.  CHECK_LANES=1 runs them one after the other.
+# to end together: in CI on 2026-12-05 evening the legs' tests took native
+# 474 s, tsan 323 (641 before its exit sleep was cut), aarch64 208, s390x
+# 74, i686 82.  CHECK_LANES=1 runs them one after the other.
 if [ "${CHECK_LANES:-2}" = 1 ]; then
     build_leg
     native_leg
