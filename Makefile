@@ -67,9 +67,10 @@ CLI_OBJ = $(B)/main.o $(B)/operands.o $(B)/hash.o $(B)/check.o $(B)/checkline.o 
           $(B)/progress.o $(B)/before_write.o $(ENGINE_OBJ)
 # The engine: jobs in order, the reading stage and the hashers, their buffers, lanes, threads.
 ENGINE_OBJ = $(B)/engine.o $(B)/flow.o $(B)/hasher.o $(B)/source.o $(B)/lanes.o \
-          $(B)/threads.o
+          $(B)/threads.o $(B)/cgroup.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
-           $(B)/tests/lanes_tests.o $(B)/lanes.o $(B)/tests/hasher_tests.o $(B)/hasher.o
+           $(B)/tests/lanes_tests.o $(B)/lanes.o $(B)/tests/hasher_tests.o $(B)/hasher.o \
+           $(B)/tests/cgroup_tests.o $(B)/cgroup.o
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 # The flow with the real one (md5test's hasher tests make their own up).

@@ -7,7 +7,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cgroup.h"
+
 #define STACK_SIZE ((size_t)256 << 10)
+#define QUOTA_MIN 2   /* CPUs a quota leaves us, at least: a quota is spent
+                       * over a period (100 ms), and a run shorter than that
+                       * ends sooner on two CPUs than on one (the 256 KiB set
+                       * under a quota of one CPU of two: 0.68 of the wall
+                       * time), where a longer one loses 10% (PERFORMANCE.md) */
 
 int thread_start(struct thread *t, void *(*fn)(void *), void *arg)
 {
@@ -38,16 +45,28 @@ void thread_join(struct thread *t)
     munmap(t->stack, t->stack_len);
 }
 
+/* N CPUs, or fewer if a cgroup's quota allows fewer. */
+static unsigned within_quota(unsigned n)
+{
+    unsigned quota;
+
+    /* Reading the quota costs a call 0.25-0.35 ms here: not where it cannot
+     * lower the count. */
+    if (n <= QUOTA_MIN || (quota = cgroup_cpus("")) == 0)
+        return n;
+    return quota < QUOTA_MIN ? QUOTA_MIN : quota < n ? quota : n;
+}
+
 unsigned cpus_available(void)
 {
 #ifdef CPU_COUNT
     cpu_set_t set;
 
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return (unsigned)CPU_COUNT(&set);
+        return within_quota((unsigned)CPU_COUNT(&set));
 #endif
     {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        return n > 0 ? (unsigned)n : 1;
+        return within_quota(n > 0 ? (unsigned)n : 1);
     }
 }

@@ -49,6 +49,7 @@ cpus() { nproc; }
 # What a test mounted, and its directory outside $BATS_TEST_TMPDIR (on
 # tmpfs): unmounted and removed however the test ends.
 teardown() {
+    [ -z "${CG:-}" ] || rmdir "$CG"
     [ -z "${OVERLAY:-}" ] || umount "$OVERLAY"
     [ -z "${SHM_DIR:-}" ] || rm -rf "$SHM_DIR"
 }
@@ -325,6 +326,51 @@ read_alone() {
     same "AFFINITY_UNSUPPORTED=1 LD_PRELOAD=$preload md5sum f*"
     STATS_SETUP="export AFFINITY_UNSUPPORTED=1 LD_PRELOAD=$preload" stats f*
     [ "$THREADS" = "$online" ]
+}
+
+# quota_cgroup: a cgroup of the test's own under the cpu controller (v1's,
+# or v2's where its root hands the controller down), its directory in CG;
+# skipped where none can be made.  quota N: N CPUs of time a 100 ms period,
+# or (none) no limit.
+quota_cgroup() {
+    [ "$(id -u)" = 0 ] || skip "making a cgroup needs root"
+    local type point
+    # mountinfo: ID PARENT DEV ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER
+    while read -r type point; do
+        if [ "$type" = cgroup ] || grep -qw cpu "$point/cgroup.subtree_control" 2> /dev/null; then
+            CG=$point/md5sum-test-$$
+            CG_TYPE=$type
+            mkdir "$CG" 2> /dev/null && return 0
+            CG=
+        fi
+    done < <(awk '{ for (i = 7; i <= NF && $i != "-"; i++) continue
+                    if ($(i + 1) == "cgroup2" || ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)cpu(,|$)/))
+                        print $(i + 1), $5 }' /proc/self/mountinfo)
+    skip "no cgroup with the cpu controller can be made here"
+}
+quota() {
+    if [ "$CG_TYPE" = cgroup ]; then
+        echo 100000 > "$CG/cpu.cfs_period_us"
+        echo "$([ "$1" = none ] && echo -1 || echo "$1"00000)" > "$CG/cpu.cfs_quota_us"
+    else
+        echo "$([ "$1" = none ] && echo max || echo "$1"00000) 100000" > "$CG/cpu.max"
+    fi
+}
+
+@test "a cgroup's CPU quota: as many hashers as it allows, two at least, however many CPUs a container sees" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    quota_cgroup
+    local in_cg n
+    # A container limited to a few CPUs on a host of 64 sees all 64.
+    in_cg="echo \$\$ > $CG/cgroup.procs; export AFFINITY_CPUS=64 LD_PRELOAD=$(dirname "$MD5SUM")/fault_preload.so"
+    files 16 100000
+    for n in 3 1 none; do
+        quota $n
+        same "$in_cg; md5sum f*"
+        STATS_SETUP=$in_cg stats f*
+        [ "$THREADS" = "$(case $n in none) echo 64 ;; 1) echo 2 ;; *) echo $n ;; esac)" ] ||
+            { echo "quota $n: $THREADS threads"; return 1; }
+    done
 }
 
 @test "threads that cannot be made: the lanes run on those that could, or in the caller's thread" {

@@ -228,5 +228,6 @@ int main(int argc, char **argv)
     mb_tests(random_msg, RANDOM_LEN);
     lanes_tests(random_msg, RANDOM_LEN);
     hasher_tests(random_msg, RANDOM_LEN);
+    cgroup_tests(argv[2]);
     return tests_failed() ? 1 : 0;
 }

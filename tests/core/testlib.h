@@ -44,4 +44,8 @@ void lanes_tests(const unsigned char *data, size_t len);
 /* The hasher (src/hasher.c) through a scripted flow (hasher_tests.c). */
 void hasher_tests(const unsigned char *data, size_t len);
 
+/* The cgroup CPU quota (src/cgroup.c) on trees made up below DIR
+ * (cgroup_tests.c). */
+void cgroup_tests(const char *dir);
+
 #endif

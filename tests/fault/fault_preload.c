@@ -24,6 +24,8 @@
  *   cgroup's pids.max or RLIMIT_NPROC is reached.
  * - No affinity mask: with $AFFINITY_UNSUPPORTED set, sched_getaffinity
  *   fails with EPERM, as a container's seccomp filter may refuse it.
+ * - Many CPUs: with $AFFINITY_CPUS=N set, sched_getaffinity reports CPUs 0
+ *   to N-1, as a container on a host of N CPUs sees them.
  * - Failing allocations: with $MALLOC_FAIL_MIN=N set, malloc and realloc
  *   of N bytes or more fail with ENOMEM; with $CALLOC_FAIL_MIN=N, calloc
  *   so.  Memory runs out where it is asked for in large pieces first.  Only
@@ -230,9 +232,18 @@ typedef int sched_getaffinity_fn(pid_t, size_t, cpu_set_t *);
 
 int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 {
+    const char *cpus = getenv("AFFINITY_CPUS");
+    int i;
+
     if (getenv("AFFINITY_UNSUPPORTED")) {
         errno = EPERM;
         return -1;
+    }
+    if (cpus) {
+        CPU_ZERO_S(size, set);
+        for (i = 0; i < atoi(cpus) && (size_t)i < 8 * size; i++)
+            CPU_SET_S((size_t)i, size, set);
+        return 0;
     }
     return ((sched_getaffinity_fn *)dlsym(RTLD_NEXT, "sched_getaffinity"))(pid, size, set);
 }

@@ -1,0 +1,178 @@
+/* cgroup.h: the quota is read where the kernel says the process's cgroup
+ * is (/proc/self/cgroup) and where its hierarchy is mounted
+ * (/proc/self/mountinfo), from that cgroup up to the mount's top.  The
+ * files are read with plain read(2) and parsed in place (through stdio, a
+ * call spent 320-385 us here, against 250-345; most of it is the kernel's).
+ * A path with a space (written \040 in those files) is not unescaped: it is
+ * not found, and there is no quota. */
+#include "cgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PATH_LEN 4096
+#define TEXT_LEN 32768     /* of a file read: the mounts a container or a
+                            * desktop has, and the cgroup ones come early */
+#define MOST_CPUS 65536U   /* a quota above this is no limit we would reach */
+
+/* The lower of two quotas, 0 being none. */
+static unsigned lower(unsigned low, unsigned q)
+{
+    return q > 0 && (low == 0 || q < low) ? q : low;
+}
+
+/* Is TOKEN one of the comma-separated LIST? */
+static int has_token(const char *list, const char *token)
+{
+    size_t n = strlen(token);
+
+    for (; list; list = strchr(list, ','), list = list ? list + 1 : NULL)
+        if (strncmp(list, token, n) == 0 && (list[n] == ',' || list[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* The whole lines of DIR/FILE, up to CAP - 1 bytes, in BUF: BUF, or NULL. */
+static char *read_text(const char *dir, const char *file, char *buf, size_t cap)
+{
+    char path[PATH_LEN], *end;
+    size_t got = 0;
+    ssize_t n;
+    int fd;
+
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path ||
+        (fd = open(path, O_RDONLY)) < 0)
+        return NULL;
+    while (got < cap - 1 && ((n = read(fd, buf + got, cap - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+        got += n > 0 ? (size_t)n : 0;
+    close(fd);
+    buf[got] = '\0';
+    /* A line cut short by CAP is left out: "rw,cpuacct" cut to "rw,cpu". */
+    if (got == cap - 1 && (end = strrchr(buf, '\n')) != NULL)
+        end[1] = '\0';
+    return buf;
+}
+
+/* The number DIR/FILE starts with: 1, or 0. */
+static int read_number(const char *dir, const char *file, long long *n)
+{
+    char text[64], *end;
+
+    if (!read_text(dir, file, text, sizeof text))
+        return 0;
+    *n = strtoll(text, &end, 10);
+    return end != text;
+}
+
+/* DIR's own quota, in CPUs rounded up; 0: none. */
+static unsigned dir_quota(const char *dir, int v2)
+{
+    char text[64], *end;
+    long long quota, period;
+
+    if (v2) {
+        /* "max 100000", or "200000 100000" */
+        if (!read_text(dir, "cpu.max", text, sizeof text))
+            return 0;
+        quota = strtoll(text, &end, 10);
+        period = end == text ? 0 : strtoll(end, NULL, 10);
+    } else if (!read_number(dir, "cpu.cfs_quota_us", &quota) ||
+               !read_number(dir, "cpu.cfs_period_us", &period)) {
+        return 0;
+    }
+    if (quota <= 0 || period <= 0)
+        return 0;
+    return quota / period >= (long long)MOST_CPUS ? MOST_CPUS
+                                                  : (unsigned)((quota + period - 1) / period);
+}
+
+/* A hierarchy's mount: its root within the hierarchy, its mount point. */
+struct mount {
+    const char *root, *point;
+};
+
+/* From ROOT/proc/self/mountinfo, read into TEXT, where the v2 hierarchy
+ * (M[1]) and v1's with the cpu controller (M[0]) are mounted. */
+static void find_mounts(const char *root, char *text, struct mount m[2])
+{
+    char *line, *next, *field[6], *save, *type, *opts;
+    int i, v2;
+
+    m[0].root = m[1].root = NULL;
+    if (!read_text(root, "proc/self/mountinfo", text, TEXT_LEN))
+        return;
+    /* "ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER" */
+    for (line = text; line && *line; line = next) {
+        if ((next = strchr(line, '\n')) != NULL)
+            *next++ = '\0';
+        for (i = 0, field[0] = strtok_r(line, " ", &save); i < 5 && field[i]; i++)
+            field[i + 1] = strtok_r(NULL, " ", &save);
+        while (i == 5 && field[5] && strcmp(field[5], "-") != 0)
+            field[5] = strtok_r(NULL, " ", &save);
+        type = i == 5 && field[5] ? strtok_r(NULL, " ", &save) : NULL;
+        opts = type && strtok_r(NULL, " ", &save) ? strtok_r(NULL, " ", &save) : NULL;
+        if (!opts)
+            continue;
+        v2 = strcmp(type, "cgroup2") == 0;
+        if ((v2 || (strcmp(type, "cgroup") == 0 && has_token(opts, "cpu"))) && !m[v2].root) {
+            m[v2].root = field[3];
+            m[v2].point = field[4];
+        }
+    }
+}
+
+/* The lowest quota of CGROUP, a path in the hierarchy mounted at M (v2's,
+ * or v1's cpu controller), and of those above it, as far as M shows them. */
+static unsigned hierarchy_quota(const char *root, const struct mount *m, int v2, const char *cgroup)
+{
+    char dir[PATH_LEN], *slash;
+    size_t top, n;
+    unsigned low = 0;
+
+    if (!m->root)
+        return 0;
+    /* The mount shows the hierarchy from its root down (a container's own). */
+    n = strcmp(m->root, "/") == 0 ? 0 : strlen(m->root);
+    if (strncmp(cgroup, m->root, n) != 0 || (cgroup[n] != '/' && cgroup[n] != '\0'))
+        return 0;
+    cgroup += n;
+    top = (size_t)snprintf(dir, sizeof dir, "%s%s", root, strcmp(m->point, "/") == 0 ? "" : m->point);
+    if (top >= sizeof dir ||
+        (size_t)snprintf(dir + top, sizeof dir - top, "%s", strcmp(cgroup, "/") == 0 ? "" : cgroup) >=
+            sizeof dir - top)
+        return 0;
+    for (;;) {
+        low = lower(low, dir_quota(dir, v2));
+        if (!(slash = strrchr(dir + top, '/')))
+            return low;
+        *slash = '\0';
+    }
+}
+
+unsigned cgroup_cpus(const char *root)
+{
+    char mounts[TEXT_LEN], text[TEXT_LEN], *line, *next, *controllers, *cgroup;
+    unsigned low = 0;
+    int v2;
+    struct mount m[2];
+
+    if (!read_text(root, "proc/self/cgroup", text, sizeof text))
+        return 0;
+    find_mounts(root, mounts, m);
+    /* "0::PATH" for v2; "ID:CONTROLLERS:PATH" for each v1 hierarchy */
+    for (line = text; line && *line; line = next) {
+        if ((next = strchr(line, '\n')) != NULL)
+            *next++ = '\0';
+        if (!(controllers = strchr(line, ':')) || !(cgroup = strchr(++controllers, ':')))
+            continue;
+        *cgroup++ = '\0';
+        v2 = strncmp(line, "0:", 2) == 0 && *controllers == '\0';
+        if (v2 || has_token(controllers, "cpu"))
+            low = lower(low, hierarchy_quota(root, &m[v2], v2, cgroup));
+    }
+    return low;
+}
