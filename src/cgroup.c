@@ -1,4 +1,4 @@
-/* cgroup.h: the quota is read where the kernel says the process's cgroup
+/* cgroup.h: the limits are read where the kernel says the process's cgroup
  * is (/proc/self/cgroup) and where its hierarchy is mounted
  * (/proc/self/mountinfo), from that cgroup up to the mount's top.  The
  * files are read with plain read(2) and parsed in place (through stdio, a
@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #define TEXT_LEN 32768     /* of a file read: the mounts a container or a
                             * desktop has, and the cgroup ones come early */
 #define MOST_CPUS 65536U   /* a quota above this is no limit we would reach */
+#define NO_LIMIT_V1 (1LL << 62)   /* v1's memory limit from here up: none */
 
 /* The lower of two quotas, 0 being none. */
 static unsigned lower(unsigned low, unsigned q)
@@ -90,19 +92,58 @@ static unsigned dir_quota(const char *dir, int v2)
                                                   : (unsigned)((quota + period - 1) / period);
 }
 
+/* The value KEY has in a memory.stat's TEXT ("KEY VALUE" lines), or 0. */
+static uintmax_t stat_value(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+
+    for (; text; text = strchr(text, '\n'), text = text ? text + 1 : NULL)
+        if (strncmp(text, key, n) == 0 && text[n] == ' ')
+            return strtoumax(text + n + 1, NULL, 10);
+    return 0;
+}
+
+/* The bytes DIR's own memory limit leaves: the limit, less what the cgroup
+ * holds, its page cache counted back in (reclaimed before anything is
+ * killed); UINTMAX_MAX if it has no limit. */
+static uintmax_t dir_room(const char *dir, int v2)
+{
+    char text[8192];
+    long long limit, high, usage;
+
+    if (v2) {
+        /* "max", or bytes; memory.high throttles the cgroup past it */
+        if (!read_number(dir, "memory.max", &limit))
+            limit = -1;
+        if (read_number(dir, "memory.high", &high) && (limit < 0 || high < limit))
+            limit = high;
+    } else if (!read_number(dir, "memory.limit_in_bytes", &limit) || limit >= NO_LIMIT_V1) {
+        limit = -1;   /* v1 writes "no limit" as a huge number */
+    }
+    if (limit < 0)
+        return UINTMAX_MAX;
+    if (!read_number(dir, v2 ? "memory.current" : "memory.usage_in_bytes", &usage) || usage < 0)
+        usage = limit;
+    return (uintmax_t)(limit > usage ? limit - usage : 0) +
+           (read_text(dir, "memory.stat", text, sizeof text) ? stat_value(text, v2 ? "file" : "total_cache")
+                                                              : 0);
+}
+
 /* A hierarchy's mount: its root within the hierarchy, its mount point. */
 struct mount {
     const char *root, *point;
 };
 
 /* From ROOT/proc/self/mountinfo, read into TEXT, where the v2 hierarchy
- * (M[1]) and v1's with the cpu controller (M[0]) are mounted. */
-static void find_mounts(const char *root, char *text, struct mount m[2])
+ * (M[V2]) and v1's with the cpu (M[V1_CPU]) and memory (M[V1_MEMORY])
+ * controllers are mounted. */
+enum { V2, V1_CPU, V1_MEMORY };
+static void find_mounts(const char *root, char *text, struct mount m[3])
 {
     char *line, *next, *field[6], *save, *type, *opts;
-    int i, v2;
+    int i, k;
 
-    m[0].root = m[1].root = NULL;
+    m[V2].root = m[V1_CPU].root = m[V1_MEMORY].root = NULL;
     if (!read_text(root, "proc/self/mountinfo", text, TEXT_LEN))
         return;
     /* "ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER" */
@@ -115,53 +156,59 @@ static void find_mounts(const char *root, char *text, struct mount m[2])
             field[5] = strtok_r(NULL, " ", &save);
         type = i == 5 && field[5] ? strtok_r(NULL, " ", &save) : NULL;
         opts = type && strtok_r(NULL, " ", &save) ? strtok_r(NULL, " ", &save) : NULL;
-        if (!opts)
-            continue;
-        v2 = strcmp(type, "cgroup2") == 0;
-        if ((v2 || (strcmp(type, "cgroup") == 0 && has_token(opts, "cpu"))) && !m[v2].root) {
-            m[v2].root = field[3];
-            m[v2].point = field[4];
-        }
+        for (k = V2; opts && k <= V1_MEMORY; k++)
+            if (!m[k].root && (k == V2 ? strcmp(type, "cgroup2") == 0
+                                       : strcmp(type, "cgroup") == 0 &&
+                                             has_token(opts, k == V1_CPU ? "cpu" : "memory"))) {
+                m[k].root = field[3];
+                m[k].point = field[4];
+            }
     }
 }
 
-/* The lowest quota of CGROUP, a path in the hierarchy mounted at M (v2's,
- * or v1's cpu controller), and of those above it, as far as M shows them. */
-static unsigned hierarchy_quota(const char *root, const struct mount *m, int v2, const char *cgroup)
+/* Into L, the lowest limits of CGROUP, a path in the hierarchy mounted at
+ * M, and of those above it, as far as M shows them: its CPU quota if CPU,
+ * its memory room if MEMORY. */
+static void walk(const char *root, const struct mount *m, int v2, const char *cgroup, int cpu,
+                 int memory, struct cgroup_limits *l)
 {
     char dir[PATH_LEN], *slash;
     size_t top, n;
-    unsigned low = 0;
+    uintmax_t room;
 
     if (!m->root)
-        return 0;
+        return;
     /* The mount shows the hierarchy from its root down (a container's own). */
     n = strcmp(m->root, "/") == 0 ? 0 : strlen(m->root);
     if (strncmp(cgroup, m->root, n) != 0 || (cgroup[n] != '/' && cgroup[n] != '\0'))
-        return 0;
+        return;
     cgroup += n;
     top = (size_t)snprintf(dir, sizeof dir, "%s%s", root, strcmp(m->point, "/") == 0 ? "" : m->point);
     if (top >= sizeof dir ||
         (size_t)snprintf(dir + top, sizeof dir - top, "%s", strcmp(cgroup, "/") == 0 ? "" : cgroup) >=
             sizeof dir - top)
-        return 0;
+        return;
     for (;;) {
-        low = lower(low, dir_quota(dir, v2));
+        if (cpu)
+            l->cpus = lower(l->cpus, dir_quota(dir, v2));
+        if (memory && (room = dir_room(dir, v2)) < l->memory)
+            l->memory = room;
         if (!(slash = strrchr(dir + top, '/')))
-            return low;
+            return;
         *slash = '\0';
     }
 }
 
-unsigned cgroup_cpus(const char *root)
+void cgroup_limits(const char *root, struct cgroup_limits *l)
 {
     char mounts[TEXT_LEN], text[TEXT_LEN], *line, *next, *controllers, *cgroup;
-    unsigned low = 0;
     int v2;
-    struct mount m[2];
+    struct mount m[3];
 
+    l->cpus = 0;
+    l->memory = UINTMAX_MAX;
     if (!read_text(root, "proc/self/cgroup", text, sizeof text))
-        return 0;
+        return;
     find_mounts(root, mounts, m);
     /* "0::PATH" for v2; "ID:CONTROLLERS:PATH" for each v1 hierarchy */
     for (line = text; line && *line; line = next) {
@@ -171,8 +218,11 @@ unsigned cgroup_cpus(const char *root)
             continue;
         *cgroup++ = '\0';
         v2 = strncmp(line, "0:", 2) == 0 && *controllers == '\0';
-        if (v2 || has_token(controllers, "cpu"))
-            low = lower(low, hierarchy_quota(root, &m[v2], v2, cgroup));
+        if (v2)
+            walk(root, &m[V2], 1, cgroup, 1, 1, l);
+        if (!v2 && has_token(controllers, "cpu"))
+            walk(root, &m[V1_CPU], 0, cgroup, 1, 0, l);
+        if (!v2 && has_token(controllers, "memory"))
+            walk(root, &m[V1_MEMORY], 0, cgroup, 0, 1, l);
     }
-    return low;
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "compress/mb.h"
 #include "fdview.h"
 #include "flow.h"
@@ -35,6 +36,8 @@
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
 #define AHEAD 192                    /* buffers for the reader beyond the lanes' (24 MiB) */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
+#define SLACK ((size_t)8 << 20)      /* memory (a cgroup's limit) left to the rest:
+                                      * its resident size is 2-4 MiB */
 #define SPARE_FDS 2                  /* descriptors left to the rest (catalogues) */
 #define PLAIN_BUF ((size_t)32 << 10)    /* as GNU; 256 KiB cost a call 64 page faults */
 #define BORROW_MAX 4096              /* longer names are not copied (PATH_MAX) */
@@ -132,16 +135,21 @@ void engine_get_progress(struct engine_progress *p)
 }
 
 /* Hash with lanes from now on: as many as the widest kernel has on each
- * hasher, fewer if memory is short; or plainly, if not even one lane's
- * memory can be had.  The hashers: one in this thread with -j1; otherwise
+ * hasher, fewer if memory is short (address space, or what a cgroup's
+ * limit leaves); or plainly, if not even one lane's memory can be had.  The hashers: one in this thread with -j1; otherwise
  * threads, as -j asks but no more than CPUs (more would only split the
  * lanes).  OPEN: the descriptor of the input open now, or -1. */
 static void lanes_start(int open)
 {
-    unsigned cpus = cpus_available(), n = e.jobs_wanted ? e.jobs_wanted : cpus;
-    unsigned each = n > cpus ? cpus : n, threads = n == 1 ? 0 : each, i;
-    unsigned lanes = md5_mb_kernels()[0]->lanes;
+    struct cgroup_limits lim;
+    unsigned cpus, n, each, threads, i, lanes = md5_mb_kernels()[0]->lanes;
     struct rlimit rl;
+
+    cgroup_limits("", &lim);
+    cpus = cpus_available(lim.cpus);
+    n = e.jobs_wanted ? e.jobs_wanted : cpus;
+    each = n > cpus ? cpus : n;
+    threads = n == 1 ? 0 : each;
 
     /* Descriptors matter from now on: more than one input is held. */
     fdview_record(open);
@@ -152,7 +160,8 @@ static void lanes_start(int open)
      * CPUs would leave 24, where 45 fit). */
     if (lanes * each + AHEAD > POOL_MAX)
         lanes = each < POOL_MAX - AHEAD ? (unsigned)((POOL_MAX - AHEAD) / each) : 1;
-    while (lanes > 0 && flow_init((size_t)lanes * each + AHEAD, (size_t)lanes * each, HEADROOM))
+    while (lanes > 0 && flow_init((size_t)lanes * each + AHEAD, (size_t)lanes * each, HEADROOM,
+                                  lim.memory > SLACK ? lim.memory - SLACK : 0))
         lanes /= 2;
     e.mode = lanes > 0 ? MODE_LANES : MODE_PLAIN;
     for (i = 0; lanes > 0 && i < threads && (e.hashers[i] = hasher_new(lanes, e.tick != NULL)); i++) {

@@ -81,12 +81,14 @@ static struct input *at(size_t i)
  * it.  So they are handed out lowest first, and past the first SMALL_PAGES
  * (what a run of two inputs touches) offered to huge pages: 2 MiB kept
  * small cost the 256 KiB set 512 faults a run, 0.94-0.96 of its wall time. */
-static int map_buffers(size_t n, size_t headroom)
+static int map_buffers(size_t n, size_t headroom, uintmax_t most)
 {
     size_t i, skip;
     void *room;
 
     f.map_len = n * CHUNK_ROOM + HUGE_PAGE;   /* room to align */
+    if (f.map_len > most)
+        return -1;
     f.map = mmap(NULL, f.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (f.map == MAP_FAILED)
         return -1;
@@ -110,7 +112,7 @@ static int map_buffers(size_t n, size_t headroom)
     return 0;
 }
 
-int flow_init(size_t n_bufs, size_t reserve, size_t headroom)
+int flow_init(size_t n_bufs, size_t reserve, size_t headroom, uintmax_t room)
 {
     static int made;
     pthread_condattr_t attr;
@@ -122,7 +124,7 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom)
         pthread_condattr_destroy(&attr);
     }
     f.in = made ? malloc(FLOW_INPUTS * sizeof *f.in) : NULL;
-    if (!f.in || map_buffers(n_bufs, headroom) != 0) {
+    if (!f.in || map_buffers(n_bufs, headroom, room) != 0) {
         free(f.in);
         return -1;
     }

@@ -74,8 +74,10 @@ struct flow_stats {
 
 /* N_BUFS buffers, RESERVE of them left by the reader for the hashers' own
  * reads (one a lane), and HEADROOM bytes of address space left beside them
- * for the rest of md5sum.  0, or -1 if the memory cannot be had. */
-int flow_init(size_t n_bufs, size_t reserve, size_t headroom);
+ * for the rest of md5sum; all of the buffers in no more than ROOM bytes of
+ * memory (a cgroup's limit: past it the process is killed, not refused).
+ * 0, or -1 if the memory cannot be had. */
+int flow_init(size_t n_bufs, size_t reserve, size_t headroom, uintmax_t room);
 void flow_end(void);   /* no hasher runs, no input is live */
 void flow_lock(void);
 void flow_unlock(void);

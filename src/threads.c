@@ -7,8 +7,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-
 #define STACK_SIZE ((size_t)256 << 10)
 #define QUOTA_MIN 2   /* CPUs a quota leaves us, at least: a quota is spent
                        * over a period (100 ms), and a run shorter than that
@@ -45,28 +43,24 @@ void thread_join(struct thread *t)
     munmap(t->stack, t->stack_len);
 }
 
-/* N CPUs, or fewer if a cgroup's quota allows fewer. */
-static unsigned within_quota(unsigned n)
+/* N CPUs, or fewer if a cgroup's QUOTA (0: none) allows fewer. */
+static unsigned within_quota(unsigned n, unsigned quota)
 {
-    unsigned quota;
+    unsigned most = quota < QUOTA_MIN ? QUOTA_MIN : quota;
 
-    /* Reading the quota costs a call 0.25-0.35 ms here: not where it cannot
-     * lower the count. */
-    if (n <= QUOTA_MIN || (quota = cgroup_cpus("")) == 0)
-        return n;
-    return quota < QUOTA_MIN ? QUOTA_MIN : quota < n ? quota : n;
+    return quota == 0 || n < most ? n : most;
 }
 
-unsigned cpus_available(void)
+unsigned cpus_available(unsigned quota)
 {
 #ifdef CPU_COUNT
     cpu_set_t set;
 
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return within_quota((unsigned)CPU_COUNT(&set));
+        return within_quota((unsigned)CPU_COUNT(&set), quota);
 #endif
     {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        return within_quota(n > 0 ? (unsigned)n : 1);
+        return within_quota(n > 0 ? (unsigned)n : 1, quota);
     }
 }

@@ -23,8 +23,8 @@ int thread_start(struct thread *t, void *(*fn)(void *), void *arg);
 void thread_join(struct thread *t);
 
 /* The CPUs this process may run on (its affinity mask where the system has
- * one), at least 1; no more than its cgroups' CPU quota (cgroup.h) allows,
- * but for quotas under two CPUs. */
-unsigned cpus_available(void);
+ * one), at least 1; no more than QUOTA (its cgroups' CPU quota, cgroup.h;
+ * 0: none) allows, but two for quotas under two CPUs. */
+unsigned cpus_available(unsigned quota);
 
 #endif

@@ -328,26 +328,26 @@ read_alone() {
     [ "$THREADS" = "$online" ]
 }
 
-# quota_cgroup: a cgroup of the test's own under the cpu controller (v1's,
-# or v2's where its root hands the controller down), its directory in CG;
-# skipped where none can be made.  quota N: N CPUs of time a 100 ms period,
-# or (none) no limit.
-quota_cgroup() {
+# own_cgroup CONTROLLER: a cgroup of the test's own under CONTROLLER (cpu,
+# memory): v1's, or v2's where its root hands the controller down; its
+# directory in CG.  Skipped where none can be made.
+own_cgroup() {
     [ "$(id -u)" = 0 ] || skip "making a cgroup needs root"
     local type point
     # mountinfo: ID PARENT DEV ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER
     while read -r type point; do
-        if [ "$type" = cgroup ] || grep -qw cpu "$point/cgroup.subtree_control" 2> /dev/null; then
+        if [ "$type" = cgroup ] || grep -qw "$1" "$point/cgroup.subtree_control" 2> /dev/null; then
             CG=$point/md5sum-test-$$
             CG_TYPE=$type
             mkdir "$CG" 2> /dev/null && return 0
             CG=
         fi
-    done < <(awk '{ for (i = 7; i <= NF && $i != "-"; i++) continue
-                    if ($(i + 1) == "cgroup2" || ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)cpu(,|$)/))
+    done < <(awk -v c="$1" '{ for (i = 7; i <= NF && $i != "-"; i++) continue
+                    if ($(i + 1) == "cgroup2" || ($(i + 1) == "cgroup" && $(i + 3) ~ "(^|,)" c "(,|$)"))
                         print $(i + 1), $5 }' /proc/self/mountinfo)
-    skip "no cgroup with the cpu controller can be made here"
+    skip "no cgroup with the $1 controller can be made here"
 }
+# quota N: N CPUs of time a 100 ms period, or (none) no limit.
 quota() {
     if [ "$CG_TYPE" = cgroup ]; then
         echo 100000 > "$CG/cpu.cfs_period_us"
@@ -356,10 +356,14 @@ quota() {
         echo "$([ "$1" = none ] && echo max || echo "$1"00000) 100000" > "$CG/cpu.max"
     fi
 }
+# memory_limit MIB
+memory_limit() {
+    echo $(($1 << 20)) > "$CG/$([ "$CG_TYPE" = cgroup ] && echo memory.limit_in_bytes || echo memory.max)"
+}
 
 @test "a cgroup's CPU quota: as many hashers as it allows, two at least, however many CPUs a container sees" {
     [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    quota_cgroup
+    own_cgroup cpu
     local in_cg n
     # A container limited to a few CPUs on a host of 64 sees all 64.
     in_cg="echo \$\$ > $CG/cgroup.procs; export AFFINITY_CPUS=64 LD_PRELOAD=$(dirname "$MD5SUM")/fault_preload.so"
@@ -371,6 +375,22 @@ quota() {
         [ "$THREADS" = "$(case $n in none) echo 64 ;; 1) echo 2 ;; *) echo $n ;; esac)" ] ||
             { echo "quota $n: $THREADS threads"; return 1; }
     done
+}
+
+@test "a cgroup's memory limit: the lanes' buffers within what it leaves, or every file hashed plainly, as GNU" {
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers' shadow memory is charged to the cgroup"
+    own_cgroup memory
+    local in_cg="echo \$\$ > $CG/cgroup.procs"
+    # Enough inputs to fill every lane: the lanes' buffers would take 13 MiB.
+    files 100 262144
+    warm f*
+    memory_limit 8
+    same "$in_cg; md5sum f*"
+    STATS_SETUP=$in_cg stats f*
+    [ "$PLAIN" = 100 ] && [ "$THREADS" = 0 ] && [ "$INLINE" = 0 ]
+    memory_limit 256
+    STATS_SETUP=$in_cg stats f*
+    [ "$PLAIN" = 0 ]
 }
 
 @test "threads that cannot be made: the lanes run on those that could, or in the caller's thread" {

@@ -362,7 +362,7 @@ int main(void)
     size_t k;
     int results, reads;
 
-    if (flow_init(N_BUFS, RESERVE, (size_t)1 << 20) != 0 || flow_join(&t.hasher) != 0) {
+    if (flow_init(N_BUFS, RESERVE, (size_t)1 << 20, UINTMAX_MAX) != 0 || flow_join(&t.hasher) != 0) {
         report(0, "flow: no memory for %d buffers", N_BUFS);
         return 1;
     }
