@@ -22,8 +22,9 @@ struct cgroup_limits {
                         * UINTMAX_MAX: no limit */
 };
 
-/* Read them into L.  ROOT prefixes every path read: "" in use, a tree made
- * up by the tests otherwise. */
-void cgroup_limits(const char *root, struct cgroup_limits *l);
+/* Read them into L, the CPU quota only if CPUS (0 otherwise: each file read
+ * costs a call).  ROOT prefixes every path read: "" in use, a tree made up
+ * by the tests otherwise. */
+void cgroup_limits(const char *root, int cpus, struct cgroup_limits *l);
 
 #endif

@@ -145,8 +145,10 @@ static void lanes_start(int open)
     unsigned cpus, n, each, threads, i, lanes = md5_mb_kernels()[0]->lanes;
     struct rlimit rl;
 
-    cgroup_limits("", &lim);
-    cpus = cpus_available(lim.cpus);
+    /* A quota matters only where the mask shows more CPUs than it leaves. */
+    cpus = cpus_available();
+    cgroup_limits("", cpus > QUOTA_MIN, &lim);
+    cpus = cpus_within_quota(cpus, lim.cpus);
     n = e.jobs_wanted ? e.jobs_wanted : cpus;
     each = n > cpus ? cpus : n;
     threads = n == 1 ? 0 : each;

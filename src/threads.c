@@ -8,12 +8,6 @@
 #include <unistd.h>
 
 #define STACK_SIZE ((size_t)256 << 10)
-#define QUOTA_MIN 2   /* CPUs a quota leaves us, at least: a quota is spent
-                       * over a period (100 ms), and a run shorter than that
-                       * ends sooner on two CPUs than on one (the 256 KiB set
-                       * under a quota of one CPU of two: 0.68 of the wall
-                       * time), where a longer one loses 10% (PERFORMANCE.md) */
-
 int thread_start(struct thread *t, void *(*fn)(void *), void *arg)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -43,24 +37,23 @@ void thread_join(struct thread *t)
     munmap(t->stack, t->stack_len);
 }
 
-/* N CPUs, or fewer if a cgroup's QUOTA (0: none) allows fewer. */
-static unsigned within_quota(unsigned n, unsigned quota)
+unsigned cpus_within_quota(unsigned cpus, unsigned quota)
 {
     unsigned most = quota < QUOTA_MIN ? QUOTA_MIN : quota;
 
-    return quota == 0 || n < most ? n : most;
+    return quota == 0 || cpus < most ? cpus : most;
 }
 
-unsigned cpus_available(unsigned quota)
+unsigned cpus_available(void)
 {
 #ifdef CPU_COUNT
     cpu_set_t set;
 
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return within_quota((unsigned)CPU_COUNT(&set), quota);
+        return (unsigned)CPU_COUNT(&set);
 #endif
     {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        return within_quota(n > 0 ? (unsigned)n : 1, quota);
+        return n > 0 ? (unsigned)n : 1;
     }
 }

@@ -23,8 +23,15 @@ int thread_start(struct thread *t, void *(*fn)(void *), void *arg);
 void thread_join(struct thread *t);
 
 /* The CPUs this process may run on (its affinity mask where the system has
- * one), at least 1; no more than QUOTA (its cgroups' CPU quota, cgroup.h;
- * 0: none) allows, but two for quotas under two CPUs. */
-unsigned cpus_available(unsigned quota);
+ * one), at least 1. */
+unsigned cpus_available(void);
+
+/* Of CPUS, those a cgroup's CPU QUOTA (cgroup.h; 0: none) lets us use: no
+ * more than it, but QUOTA_MIN at least: a quota is spent over a period
+ * (100 ms), and a run shorter than that ends sooner on two CPUs than on one
+ * (the 256 KiB set under a quota of one CPU of two: 0.68 of the wall time),
+ * where a longer one loses 10% (docs/PERFORMANCE.md). */
+#define QUOTA_MIN 2
+unsigned cpus_within_quota(unsigned cpus, unsigned quota);
 
 #endif

@@ -55,7 +55,7 @@ static unsigned cpus(void)
 {
     struct cgroup_limits l;
 
-    cgroup_limits(root, &l);
+    cgroup_limits(root, 1, &l);
     return l.cpus;
 }
 
@@ -63,7 +63,7 @@ static uintmax_t memory(void)
 {
     struct cgroup_limits l;
 
-    cgroup_limits(root, &l);
+    cgroup_limits(root, 1, &l);
     return l.memory;
 }
 
@@ -180,5 +180,22 @@ void cgroup_tests(const char *dir)
            memory() >> 20);
     put("sys/fs/cgroup/memory/docker/c1/memory.limit_in_bytes", "9223372036854771712\n");
     report(memory() == UINTMAX_MAX && cpus() == 0, "cgroup v1: v1's no-limit number, no memory limit");
+
+    /* At the usual place, mountinfo is not read (none here). */
+    fresh(dir);
+    put("proc/self/cgroup", "0::/a\n");
+    put("sys/fs/cgroup/a/cgroup.controllers", "cpu memory\n");
+    put("sys/fs/cgroup/a/cpu.max", "300000 100000\n");
+    report(cpus() == 3, "cgroup v2 at /sys/fs/cgroup, no mountinfo read: 3 (got %u)", cpus());
+
+    /* The usual place, but a container's view from its own cgroup down:
+     * the cgroup is not there by its path, mountinfo says where it is. */
+    fresh(dir);
+    put("proc/self/cgroup", "6:memory:/docker/c1\n");
+    put("proc/self/mountinfo", "34 30 0:31 /docker/c1 /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+    put("sys/fs/cgroup/memory/memory.limit_in_bytes", "33554432\n");
+    put("sys/fs/cgroup/memory/memory.usage_in_bytes", "0\n");
+    report(memory() == MIB(32), "cgroup v1 seen from a container's cgroup down: 32 MiB (got %ju)",
+           memory() >> 20);
     clear();
 }
