@@ -25,8 +25,8 @@ typedef void engine_emit(const struct result *r, void *arg);
 typedef void engine_flush(void *arg);
 
 /* Hash on at most N threads (1: all in the caller's thread, none started;
- * never more than there are CPUs, threads.h's cpus_available); 0, the
- * default: one per CPU the process may run on. */
+ * never more than there are CPUs, nor than a cgroup's CPU quota allows,
+ * threads.h); 0, the default: one per CPU the process may run on. */
 #define ENGINE_MAX_JOBS 256
 void engine_set_jobs(unsigned n);
 
