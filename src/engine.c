@@ -145,9 +145,10 @@ static void lanes_start(int open)
     unsigned cpus, n, each, threads, i, lanes = md5_mb_kernels()[0]->lanes;
     struct rlimit rl;
 
-    /* A quota matters only where the mask shows more CPUs than it leaves. */
+    /* A quota matters only where the mask shows more CPUs than it leaves,
+     * and -j1 asks for one. */
     cpus = cpus_available();
-    cgroup_limits("", cpus > QUOTA_MIN, &lim);
+    cgroup_limits("", cpus > QUOTA_MIN && e.jobs_wanted != 1, &lim);
     cpus = cpus_within_quota(cpus, lim.cpus);
     n = e.jobs_wanted ? e.jobs_wanted : cpus;
     each = n > cpus ? cpus : n;
