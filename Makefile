@@ -70,7 +70,7 @@ ENGINE_OBJ = $(B)/engine.o $(B)/flow.o $(B)/hasher.o $(B)/source.o $(B)/lanes.o 
           $(B)/threads.o $(B)/cgroup.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/lanes_tests.o $(B)/lanes.o $(B)/tests/hasher_tests.o $(B)/hasher.o \
-           $(B)/tests/cgroup_tests.o $(B)/cgroup.o
+           $(B)/tests/cgroup_tests.o $(B)/cgroup.o $(B)/fdio.o
 # The AArch64 ABI probe: no-ops on other targets.
 TEST_OBJ += $(B)/tests/abi.o $(B)/tests/abi_aarch64.o
 # The flow with the real one (md5test's hasher tests make their own up).

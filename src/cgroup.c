@@ -7,13 +7,14 @@
  * not found, and there is no quota. */
 #include "cgroup.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "fdio.h"
 
 #define PATH_LEN 4096
 #define TEXT_LEN 4096      /* of /proc/self/cgroup and of memory.stat read */
@@ -46,17 +47,16 @@ static int has_token(const char *list, const char *token)
 static char *read_text(const char *dir, const char *file, char *buf, size_t cap, int once)
 {
     char path[PATH_LEN], *end;
-    size_t got = 0;
     ssize_t n;
+    size_t got;
     int fd;
 
     if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path ||
         (fd = open(path, O_RDONLY)) < 0)
         return NULL;
-    while (got < cap - 1 && ((n = read(fd, buf + got, cap - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
-        if ((got += n > 0 ? (size_t)n : 0) > 0 && once)
-            break;
+    n = once ? read_some(fd, buf, cap - 1) : read_full(fd, buf, cap - 1);
     close(fd);
+    got = n > 0 ? (size_t)n : 0;
     buf[got] = '\0';
     /* A line cut short by CAP is left out: "rw,cpuacct" cut to "rw,cpu". */
     if (got == cap - 1 && (end = strrchr(buf, '\n')) != NULL)
