@@ -35,6 +35,9 @@
                                       * hasher, the copy off the hashing CPU */
 #define POOL_MAX (((size_t)64 << 20) / CHUNK)   /* buffers, at most */
 #define AHEAD 192                    /* buffers for the reader beyond the lanes' (24 MiB) */
+#define AHEAD_MIN 16                 /* ... halved with the lanes where memory is short,
+                                      * down to this (2 MiB): under a container's 32 MiB
+                                      * the lanes then fit, 24 a hasher */
 #define HEADROOM ((size_t)16 << 20)  /* address space left to the rest of md5sum */
 #define SLACK ((size_t)8 << 20)      /* memory (a cgroup's limit) left to the rest:
                                       * its resident size is 2-4 MiB */
@@ -136,13 +139,15 @@ void engine_get_progress(struct engine_progress *p)
 
 /* Hash with lanes from now on: as many as the widest kernel has on each
  * hasher, fewer if memory is short (address space, or what a cgroup's
- * limit leaves); or plainly, if not even one lane's memory can be had.  The hashers: one in this thread with -j1; otherwise
- * threads, as -j asks but no more than CPUs (more would only split the
- * lanes).  OPEN: the descriptor of the input open now, or -1. */
+ * limit leaves), the reader's buffers fewer with them; or plainly, if not
+ * even one lane's memory can be had.  The hashers: one in this thread with
+ * -j1; otherwise threads, as -j asks but no more than CPUs (more would
+ * only split the lanes).  OPEN: the descriptor of the input open now, or
+ * -1. */
 static void lanes_start(int open)
 {
     struct cgroup_limits lim;
-    unsigned cpus, n, each, threads, i, lanes = md5_mb_kernels()[0]->lanes;
+    unsigned cpus, n, each, threads, i, lanes = md5_mb_kernels()[0]->lanes, ahead = AHEAD;
     struct rlimit rl;
 
     /* A quota matters only where the mask shows more CPUs than it leaves,
@@ -163,9 +168,11 @@ static void lanes_start(int open)
      * CPUs would leave 24, where 45 fit). */
     if (lanes * each + AHEAD > POOL_MAX)
         lanes = each < POOL_MAX - AHEAD ? (unsigned)((POOL_MAX - AHEAD) / each) : 1;
-    while (lanes > 0 && flow_init((size_t)lanes * each + AHEAD, (size_t)lanes * each, HEADROOM,
-                                  lim.memory > SLACK ? lim.memory - SLACK : 0))
+    while (lanes > 0 && flow_init((size_t)lanes * each + ahead, (size_t)lanes * each, HEADROOM,
+                                  lim.memory > SLACK ? lim.memory - SLACK : 0)) {
         lanes /= 2;
+        ahead = ahead / 2 > AHEAD_MIN ? ahead / 2 : AHEAD_MIN;
+    }
     e.mode = lanes > 0 ? MODE_LANES : MODE_PLAIN;
     for (i = 0; lanes > 0 && i < threads && (e.hashers[i] = hasher_new(lanes, e.tick != NULL)); i++) {
         if (thread_start(&e.threads[i], hasher_main, e.hashers[i]) != 0) {

@@ -387,10 +387,19 @@ memory_limit() {
     memory_limit 8
     same "$in_cg; md5sum f*"
     STATS_SETUP=$in_cg stats f*
-    [ "$PLAIN" = 100 ] && [ "$THREADS" = 0 ] && [ "$INLINE" = 0 ]
+    [ "$PLAIN" = 100 ]
+    [ "$THREADS" = 0 ]
+    [ "$INLINE" = 0 ]
     memory_limit 256
     STATS_SETUP=$in_cg stats f*
     [ "$PLAIN" = 0 ]
+    # 32 MiB leave about 20: fewer lanes, and fewer buffers for the reader
+    # with them (its full 24 MiB would leave no lane at all).
+    memory_limit 32
+    same "$in_cg; md5sum f*"
+    STATS_SETUP=$in_cg stats f*
+    [ "$PLAIN" = 0 ]
+    [ "$LANE_HASHED" -gt 0 ]
 }
 
 @test "threads that cannot be made: the lanes run on those that could, or in the caller's thread" {
