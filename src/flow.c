@@ -64,6 +64,7 @@ static struct {
     struct flow_sleeper *takers;   /* every hasher (flow_join) */
     uintmax_t sized_bytes, sized;  /* the sizes learnt as inputs were taken */
     uintmax_t untaken;             /* the guesses of the inputs not taken */
+    int pre_fits;                  /* the page cache may hold PRE_READ_MAX */
     int pre_on;                    /* cold runs are pre-read (flow_pre_read) */
     size_t pre_in;                 /* the next pre-read: input, offset */
     off_t pre_off;
@@ -130,12 +131,17 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom, uintmax_t room)
     }
     f.reserve = reserve;
     f.untaken = 0;
+    /* Pre-read bytes wait in the page cache, which a cgroup's memory limit
+     * bounds too: where the buffers leave it less than twice PRE_READ_MAX,
+     * they were evicted before their hashers took them, and read again
+     * (docs/PERFORMANCE.md). */
+    f.pre_fits = (room - f.map_len) / 2 >= PRE_READ_MAX;
     return 0;
 }
 
 void flow_pre_read(void)
 {
-    f.pre_on = 1;
+    f.pre_on = f.pre_fits;
 }
 
 void flow_end(void)

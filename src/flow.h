@@ -99,9 +99,10 @@ int flow_add(int fd, off_t size, const char *name, int early, size_t *in);
  * read: whether the input was in memory (-1: unknown; a few in a row end a
  * cold run).
  *
- * Pre-reads (flow_pre_read, for hashers on threads of their own): cold, the
- * reader reads the inputs not yet taken, in order, for the page cache only,
- * up to PRE_READ_MAX bytes ahead; a hasher takes an input once all of it is
+ * Pre-reads (flow_pre_read, for hashers on threads of their own, where
+ * flow_init's ROOM leaves the page cache room for them): cold, the reader
+ * reads the inputs not yet taken, in order, for the page cache only, up to
+ * PRE_READ_MAX bytes ahead; a hasher takes an input once all of it is
  * read so, and reads it again from memory.  The lanes then hash as on a
  * warm run, not a few inputs at a time in our buffers. */
 struct flow_read {

@@ -377,7 +377,7 @@ memory_limit() {
     done
 }
 
-@test "a cgroup's memory limit: the lanes' buffers within what it leaves, or every file hashed plainly, as GNU" {
+@test "a cgroup's memory limit: the lanes' buffers and pre-reads within what it leaves, or every file hashed plainly, as GNU" {
     [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers' shadow memory is charged to the cgroup"
     own_cgroup memory
     local in_cg="echo \$\$ > $CG/cgroup.procs"
@@ -400,6 +400,16 @@ memory_limit() {
     STATS_SETUP=$in_cg stats f*
     [ "$PLAIN" = 0 ]
     [ "$LANE_HASHED" -gt 0 ]
+    # Cold, the page cache there could not hold what pre-reading would put
+    # in it: the reader reads into the buffers instead.
+    cold f*
+    same "$in_cg; md5sum f*"
+    cold f*
+    STATS_SETUP=$in_cg stats f*
+    [ "$PLAIN" = 0 ]
+    [ "$COLD" -ge 1 ]
+    [ "$PRE_READ" = 0 ]
+    [ "$READER" -gt 0 ]
 }
 
 @test "threads that cannot be made: the lanes run on those that could, or in the caller's thread" {
