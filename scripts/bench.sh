@@ -56,6 +56,11 @@
 #           every CPU, on the 4 KiB and 256 KiB sets, interleaved, medians,
 #           spread and ratios; every reading is checked to read every file
 #           whole and the same bytes first
+#   memlimit  run only when named: the media folder, warm and cold (evicted
+#           before each run), in a memory cgroup of its own (root; v1 or v2)
+#           limited to each of MEMLIMITS MiB: $B/md5sum against GNU md5sum,
+#           interleaved, medians, ratios; and the files ours hashed plainly
+#           (MD5SUM_ENGINE_STATS), without lanes
 #
 # Environment: B (build dir: binaries go to $B/bench), CFLAGS (default -O2),
 #   BENCH_CCS (compilers, default "cc clang"), BENCH_ROUNDS (x 100 timed
@@ -64,7 +69,8 @@
 #   per program in the whole-process sections, default 11), SEEK_MS and MBPS
 #   (the disk model: milliseconds a seek, default 8, and MB/s, default 180),
 #   TRACEFS (where tracefs is mounted, default /sys/kernel/tracing), CALLS
-#   (calls a sample, default 200) and BENCH_PAIRS (default 11).
+#   (calls a sample, default 200), BENCH_PAIRS (default 11) and MEMLIMITS
+#   (default "16 32 256").
 # The machines are shared: run it two or three times and quote min and median.
 # Every run names the CPU model and the CPUs it had; quote them with figures.
 set -eu
@@ -80,6 +86,7 @@ MBPS=${MBPS:-180}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 CALLS=${CALLS:-200}
 BENCH_PAIRS=${BENCH_PAIRS:-11}
+MEMLIMITS=${MEMLIMITS:-16 32 256}
 ALL_SECTIONS="block lanes bigfile sets occupancy cold disk calls fs"
 out=$B/bench
 mkdir -p "$out"
@@ -756,6 +763,54 @@ section_fs() {
     trap - EXIT
     fs_unmount
     [ "$tmp" != /dev/shm/md5sum-bench-fs ] || rmdir "$tmp"
+}
+
+# mem_cgroup: a memory cgroup of our own in $cg, its limit file in $cg_limit
+# (v1's hierarchy, or v2's where the root hands memory down); or say why not.
+mem_cgroup() {
+    [ "$(id -u)" = 0 ] || { echo "# SKIP memlimit: making a cgroup needs root"; return 1; }
+    if [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+        cg=/sys/fs/cgroup/memory/md5sum-bench-$$ cg_limit=memory.limit_in_bytes
+    elif grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+        cg=/sys/fs/cgroup/md5sum-bench-$$ cg_limit=memory.max
+    else
+        echo "# SKIP memlimit: no cgroup hierarchy with the memory controller"; return 1
+    fi
+    mkdir "$cg" || { echo "# SKIP memlimit: cannot make $cg"; return 1; }
+}
+
+section_memlimit() {
+    echo "## memlimit: the media set in a memory cgroup of MEMLIMITS MiB ($MEMLIMITS), warm and cold, $BENCH_RUNS runs each, interleaved"
+    build_runcmd
+    mem_cgroup || return 0
+    dir=$(set_dir media)
+    files=$(cd "$dir" && ls)
+    in_cg="echo \$\$ > $cg/cgroup.procs && exec \"\$@\""
+    for lim in $MEMLIMITS; do
+        echo $((lim << 20)) > "$cg/$cg_limit"
+        for mode in warm cold; do
+            rm -f "$out"/mem-*.times
+            i=0
+            while [ "$i" -lt "$BENCH_RUNS" ]; do
+                for p in ours gnu; do
+                    # shellcheck disable=SC2086  # the file names have no blanks
+                    if [ "$mode" = warm ]; then (cd "$dir" && warm $files); else evict "$dir"; fi
+                    prog=$PWD/$B/md5sum
+                    [ "$p" = ours ] || prog=/usr/bin/md5sum
+                    # shellcheck disable=SC2086
+                    time_run "mem-$p" "$dir" sh -c "$in_cg" sh "$prog" -- $files
+                done
+                i=$((i + 1))
+            done
+            echo "# $lim MiB, $mode:"
+            report_times mem-ours mem-gnu
+            # shellcheck disable=SC2086
+            echo "# ours vs GNU, wall: $(ratio mem-ours mem-gnu 1)x; ours hashed plainly:" \
+                 "$( (cd "$dir" && MD5SUM_ENGINE_STATS=1 sh -c "$in_cg" sh "$OLDPWD/$B/md5sum" -- $files 2>&1 >/dev/null) |
+                     grep -o 'plain [0-9]*') of $(echo $files | wc -w) files"
+        done
+    done
+    rmdir "$cg"
 }
 
 sections=${*:-$ALL_SECTIONS}
