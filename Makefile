@@ -79,7 +79,7 @@ FLOW_TEST_OBJ = $(B)/tests/flowtest.o $(B)/tests/testlib.o $(B)/flow.o
 # Integer widths matter in the core: warn on every implicit narrowing there.
 $(CORE_OBJ): WARN += -Wconversion
 
-.PHONY: all check bench clean install uninstall lint-man fuzz fuzz-build check-valgrind lint
+.PHONY: all check bench clean install uninstall lint-man fuzz fuzz-build fuzz-gnu check-valgrind lint
 all: $(B)/md5sum
 
 $(B)/md5sum: $(CLI_OBJ) $(CORE_OBJ)
@@ -148,6 +148,12 @@ $(B)/fuzz/%.o: tests/fuzz/%.c $(B)/fuzz/%.d
 fuzz:
 	MAKE="$(MAKE)" FUZZ_CC="$(FUZZ_CC)" FUZZ_SECONDS="$(FUZZ_SECONDS)" \
 		tests/run/fuzz.sh $(FUZZ_TARGETS)
+
+# Random cases against GNU md5sum, output compared byte for byte (a minute
+# a few hundred; FUZZ_SEED repeats a run).
+FUZZ_CASES = 500
+fuzz-gnu: $(B)/md5sum
+	MD5SUM=$(B)/md5sum tests/run/difffuzz.sh $(FUZZ_CASES) $(FUZZ_SEED)
 
 # The CLI and conformance suites with every run of md5sum under valgrind
 # memcheck, full leak check (minutes; not part of check).

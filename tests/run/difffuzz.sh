@@ -1,0 +1,178 @@
+#!/bin/bash
+# difffuzz.sh [CASES [SEED]]: random cases run by our md5sum and by GNU's,
+# stdout, stderr and exit status compared byte for byte (make fuzz-gnu).
+# Each case draws files (odd names, sizes at block boundaries, directories,
+# dangling links), a mode (hashing; -c over a list GNU wrote and then
+# mutated: flipped digits, upper case, CRLF, tags, escapes, comments, broken
+# lines), options (valid and conflicting), operands (missing, repeated, "-"
+# from a file), a locale with GNU's messages, and where the output goes (a
+# file, /dev/full, closed).  Ours runs with a random --jobs; GNU, which has
+# no such option, without.  Both are run through links named md5sum, so the
+# program name in diagnostics is the same.  The first difference stops the
+# run: the case is printed, its files kept under $WORK.
+# Environment: MD5SUM (ours, default build/md5sum), GNU_MD5SUM (default
+# /usr/bin/md5sum), WORK (default a fresh directory under $TMPDIR),
+# FUZZ_LOCALES (default: C, C.UTF-8, POSIX and those tests/cli/
+# translations.bats uses, compiled as it does into a private LOCPATH beside
+# our md5sum; where they cannot be, C and POSIX only).
+# A fixed SEED gives the same cases on the same machine.
+set -u
+cases=${1:-500}
+RANDOM=${2:-$$}
+cd "$(dirname "$0")/../.." || exit 2
+ours=$(realpath "${MD5SUM:-build/md5sum}")
+gnu=${GNU_MD5SUM:-/usr/bin/md5sum}
+"$gnu" --version 2>/dev/null | grep -q 'GNU coreutils' || {
+    echo "difffuzz: $gnu is not GNU md5sum" >&2; exit 2; }
+work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/difffuzz.XXXXXX")}
+mkdir -p "$work/ours-bin" "$work/gnu-bin"
+ln -sf "$ours" "$work/ours-bin/md5sum"
+ln -sf "$(realpath "$gnu")" "$work/gnu-bin/md5sum"
+
+locales=${FUZZ_LOCALES:-C.UTF-8 de_DE.UTF-8 fr_FR.UTF-8 pl_PL.UTF-8 ja_JP.UTF-8 es_ES.UTF-8 de_DE.ISO-8859-1}
+export LOCPATH=${ours%/*}/locale-host
+# shellcheck disable=SC2086  # a word list
+tests/run/mklocales.sh "$LOCPATH" $locales > /dev/null 2>&1 || {
+    echo "difffuzz: the locales could not be compiled (package locales): C and POSIX only" >&2
+    locales=; }
+read -r -a locales <<< "C POSIX $locales"
+
+pick() { # pick WORD...: one of them
+    local a=("$@")
+    echo "${a[RANDOM % ${#a[@]}]}"
+}
+chance() { [ $((RANDOM % 100)) -lt "$1" ]; } # chance PERCENT
+
+# Names: plain, with blanks, backslashes, newlines, CR, a leading dash or
+# star, non-ASCII bytes (valid UTF-8 and not), long.
+name_pool=(a b.txt 'two words' 'back\slash' $'new\nline' $'car\rret' -dash '*star'
+    $'caf\xc3\xa9' $'lat\xe9' 'x(1) = y' 'MD5 (n) = 0' "$(printf 'l%.0s' {1..250})" '  lead' 'trail ')
+sizes=(0 1 3 55 56 57 63 64 65 119 120 128 1000 4096 65536 131071 131073 262144 1048577)
+
+# make_files DIR: a random set of inputs in DIR; their names in FILES.
+make_files() {
+    local i n name size
+    FILES=()
+    n=$((1 + RANDOM % 12))
+    for ((i = 0; i < n; i++)); do
+        name=$(pick "${name_pool[@]}")$((RANDOM % 3))
+        size=$(pick "${sizes[@]}")
+        [ -e "$1/$name" ] && continue
+        head -c "$size" /dev/urandom > "$1/$name"
+        FILES+=("$name")
+    done
+    if chance 20; then mkdir "$1/dir"; FILES+=(dir); fi
+    if chance 15; then ln -s nowhere "$1/dangling"; FILES+=(dangling); fi
+}
+
+# mutate_list FILE: the checksum list changed line by line, some lines at random.
+mutate_list() {
+    local line out=() hex
+    while IFS= read -r line || [ -n "$line" ]; do
+        if chance 25; then
+            case $((RANDOM % 14)) in
+                0) hex=${line:0:1}; line=$([ "$hex" = 0 ] && echo 1 || echo 0)${line:1} ;;
+                1) line=${line^^} ;;
+                2) line="$line"$'\r' ;;
+                3) out+=("# a comment") ;;
+                4) out+=("") ;;
+                5) line=${line:0:31}${line:32} ;;
+                6) line=${line/  / *} ;;
+                7) line=${line/  / } ;;
+                8) line="MD5 (${line:34}) = ${line:0:32}" ;;
+                9) line="SHA1 (${line:34}) = ${line:0:32}" ;;
+                10) line="\\$line" ;;
+                11) line="${line:0:34}missing$RANDOM" ;;
+                12) line="garbage line $RANDOM" ;;
+                13) out+=("$line") ;;   # twice
+            esac
+        fi
+        out+=("$line")
+    done < "$1"
+    if chance 10; then out+=("MD5 (a0) = "); fi
+    if [ ${#out[@]} -gt 0 ]; then printf '%s\n' "${out[@]}"; else :; fi > "$1.new"
+    if chance 15; then printf '%s' "$(cat "$1.new")" > "$1.new"; fi   # no final newline
+    mv "$1.new" "$1"
+}
+
+hash_opts=(-b -t -z --tag --binary --text --zero --ignore-missing --quiet --strict -w --status)
+check_opts=(--quiet --status --strict -w --warn --ignore-missing -z --tag -b -t)
+# Options GNU refuses, with the same words in ours (no prefix of ours alone:
+# --j, --f and --p name options GNU does not have).
+bad_opts=(-x --bogus --tag=1 --s --st --t --ta --b --check=x -)
+
+# one_case N: make, run and compare case N.  Returns 1 on a difference.
+one_case() {
+    local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from
+    rm -rf "$dir" && mkdir -p "$dir/in"
+    make_files "$dir/in"
+    if chance 55; then
+        # Hashing.
+        for o in "${hash_opts[@]}"; do chance 12 && opts+=("$o"); done
+        n=$((RANDOM % 8))
+        for ((i = 0; i < n; i++)); do
+            if chance 10; then ops+=(nosuch); elif chance 8; then ops+=(-); else ops+=("$(pick "${FILES[@]}")"); fi
+        done
+        cmd=("${opts[@]}")
+        [ ${#ops[@]} -eq 0 ] || cmd+=(-- "${ops[@]}")
+    else
+        # -c over a list GNU wrote (of files that exist), then mutated.
+        local gen=()
+        chance 30 && gen+=(--tag)
+        chance 20 && gen+=(-b)
+        chance 10 && gen+=(-z)
+        (cd "$dir/in" && "$gnu" "${gen[@]}" -- "${FILES[@]}" > ../list 2> /dev/null)
+        chance 70 && mutate_list "$dir/list"
+        for o in "${check_opts[@]}"; do chance 12 && opts+=("$o"); done
+        cmd=(-c "${opts[@]}")
+        if chance 80; then cmd+=(../list); else cmd+=(- ); fi
+        chance 10 && cmd+=(../list)
+    fi
+    if chance 6; then
+        i=$((RANDOM % (${#cmd[@]} + 1)))
+        cmd=("${cmd[@]:0:i}" "$(pick "${bad_opts[@]}")" "${cmd[@]:i}")
+    fi
+    jobs=$(pick 1 2 3 8)
+    loc=$(pick "${locales[@]}")
+    lang=$(pick '' '' fr de ja pl es pt_BR)
+    out_to=$(pick file file file file full closed)
+    in_from=$(pick list list file closed dir)
+    [ "$in_from" != file ] || in_from=$(pick "${FILES[@]}")
+    printf '%s\0' "${cmd[@]}" > "$dir/cmd"
+    for who in ours gnu; do
+        local args=("${cmd[@]}") rc
+        [ "$who" = gnu ] || args=(--jobs="$jobs" "${args[@]}")
+        (
+            cd "$dir/in" || exit 99
+            case $in_from in
+                list) exec < ../list ;;
+                closed) exec <&- ;;
+                dir) exec < . ;;
+                *) exec < "$in_from" ;;
+            esac 2> /dev/null
+            case $out_to in
+                file) exec > "../$who.out" ;;
+                full) exec > /dev/full ;;
+                closed) exec >&- ;;
+            esac
+            exec env LC_ALL="$loc" LANGUAGE="$lang" PATH="$work/$who-bin:$PATH" md5sum "${args[@]}"
+        ) 2> "$dir/$who.err"
+        rc=$?
+        echo "exit $rc" >> "$dir/$who.err"
+        [ -e "$dir/$who.out" ] || : > "$dir/$who.out"
+    done
+    if ! cmp -s "$dir/ours.out" "$dir/gnu.out" || ! cmp -s "$dir/ours.err" "$dir/gnu.err"; then
+        echo "difffuzz: case $1 differs (kept in $dir)"
+        echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from --jobs=$jobs (ours only)"
+        printf '  md5sum'; printf ' %q' "${cmd[@]}"; echo
+        diff <(od -c "$dir/gnu.out") <(od -c "$dir/ours.out") | head -20
+        diff "$dir/gnu.err" "$dir/ours.err" | head -20
+        return 1
+    fi
+}
+
+for ((c = 1; c <= cases; c++)); do
+    one_case "$c" || exit 1
+done
+rm -rf "$work"
+echo "difffuzz: $cases cases, stdout, stderr and exit status as GNU's in each"
