@@ -6,10 +6,11 @@
 # mutated: flipped digits, upper case, CRLF, tags, escapes, comments, broken
 # lines), options (valid and conflicting), operands (missing, repeated, "-"
 # from a file), a locale with GNU's messages, and where the output goes (a
-# file, /dev/full, closed).  Ours runs with a random --jobs; GNU, which has
-# no such option, without.  Both are run through links named md5sum, so the
-# program name in diagnostics is the same.  The first difference stops the
-# run: the case is printed, its files kept under $WORK.
+# file, /dev/full, closed).  Ours runs with a random --jobs, and sometimes
+# reads its operands by --files0-from; GNU, which has neither option, runs
+# without, its operands on its command line.  Both run through links named
+# md5sum, so the program name in diagnostics is the same.  The first
+# difference stops the run: the case is printed, its files kept under $WORK.
 # Environment: MD5SUM (ours, default build/md5sum), GNU_MD5SUM (default
 # /usr/bin/md5sum), WORK (default a fresh directory under $TMPDIR),
 # FUZZ_LOCALES (default: C, C.UTF-8, POSIX and those tests/cli/
@@ -103,7 +104,7 @@ bad_opts=(-x --bogus --tag=1 --s --st --t --ta --b --check=x -)
 
 # one_case N: make, run and compare case N.  Returns 1 on a difference.
 one_case() {
-    local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from
+    local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from files0=0
     rm -rf "$dir" && mkdir -p "$dir/in"
     make_files "$dir/in"
     if chance 55; then
@@ -115,6 +116,12 @@ one_case() {
         done
         cmd=("${opts[@]}")
         [ ${#ops[@]} -eq 0 ] || cmd+=(-- "${ops[@]}")
+        # Ours may read the operands from a list (--files0-from, which GNU's
+        # md5sum lacks): GNU gets them on the command line.
+        if [ ${#ops[@]} -gt 0 ] && [[ " ${ops[*]} " != *" - "* ]] && chance 15; then
+            printf '%s\0' "${ops[@]}" > "$dir/names0"
+            files0=1
+        fi
     else
         # -c over a list GNU wrote (of files that exist), then mutated.
         local gen=()
@@ -128,7 +135,7 @@ one_case() {
         if chance 80; then cmd+=(../list); else cmd+=(- ); fi
         chance 10 && cmd+=(../list)
     fi
-    if chance 6; then
+    if [ "$files0" = 0 ] && chance 6; then
         i=$((RANDOM % (${#cmd[@]} + 1)))
         cmd=("${cmd[@]:0:i}" "$(pick "${bad_opts[@]}")" "${cmd[@]:i}")
     fi
@@ -141,6 +148,7 @@ one_case() {
     printf '%s\0' "${cmd[@]}" > "$dir/cmd"
     for who in ours gnu; do
         local args=("${cmd[@]}") rc
+        [ "$who" = gnu ] || [ "$files0" = 0 ] || args=("${opts[@]}" --files0-from=../names0)
         [ "$who" = gnu ] || args=(--jobs="$jobs" "${args[@]}")
         (
             cd "$dir/in" || exit 99
@@ -163,7 +171,8 @@ one_case() {
     done
     if ! cmp -s "$dir/ours.out" "$dir/gnu.out" || ! cmp -s "$dir/ours.err" "$dir/gnu.err"; then
         echo "difffuzz: case $1 differs (kept in $dir)"
-        echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from --jobs=$jobs (ours only)"
+        echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from --jobs=$jobs (ours only)" \
+             "$([ "$files0" = 0 ] || echo "--files0-from (ours only, the operands)")"
         printf '  md5sum'; printf ' %q' "${cmd[@]}"; echo
         diff <(od -c "$dir/gnu.out") <(od -c "$dir/ours.out") | head -20
         diff "$dir/gnu.err" "$dir/ours.err" | head -20
