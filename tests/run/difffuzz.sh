@@ -6,11 +6,13 @@
 # mutated: flipped digits, upper case, CRLF, tags, escapes, comments, broken
 # lines), options (valid and conflicting), operands (missing, repeated, "-"
 # from a file), a locale with GNU's messages, and where the output goes (a
-# file, /dev/full, closed).  Ours runs with a random --jobs, and sometimes
-# reads its operands by --files0-from; GNU, which has neither option, runs
-# without, its operands on its command line.  Both run through links named
-# md5sum, so the program name in diagnostics is the same.  The first
-# difference stops the run: the case is printed, its files kept under $WORK.
+# file, /dev/full, closed), now and then with few descriptors (ulimit -n) or
+# little address space (ulimit -v) for both.  Ours runs with a random
+# --jobs, and sometimes reads its operands by --files0-from; GNU, which has
+# neither option, runs without, its operands on its command line.  Both
+# run through links named md5sum, so the program name in diagnostics is the
+# same.  The first difference stops the run: the case is printed, its files
+# kept under $WORK.
 # Environment: MD5SUM (ours, default build/md5sum), GNU_MD5SUM (default
 # /usr/bin/md5sum), WORK (default a fresh directory under $TMPDIR),
 # FUZZ_LOCALES (default: C, C.UTF-8, POSIX and those tests/cli/
@@ -104,7 +106,8 @@ bad_opts=(-x --bogus --tag=1 --s --st --t --ta --b --check=x -)
 
 # one_case N: make, run and compare case N.  Returns 1 on a difference.
 one_case() {
-    local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from files0=0
+    local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from files0=0 limits
+    local fifo_from= writer
     rm -rf "$dir" && mkdir -p "$dir/in"
     make_files "$dir/in"
     if chance 55; then
@@ -114,6 +117,13 @@ one_case() {
         for ((i = 0; i < n; i++)); do
             if chance 10; then ops+=(nosuch); elif chance 8; then ops+=(-); else ops+=("$(pick "${FILES[@]}")"); fi
         done
+        # A FIFO, named once (a second open would wait for a writer that
+        # never comes, in GNU's as in ours), fed a file by a writer.
+        if chance 10; then
+            i=$((RANDOM % (${#ops[@]} + 1)))
+            ops=("${ops[@]:0:i}" fifo "${ops[@]:i}")
+            fifo_from=$(pick "${FILES[@]}")
+        fi
         cmd=("${opts[@]}")
         [ ${#ops[@]} -eq 0 ] || cmd+=(-- "${ops[@]}")
         # Ours may read the operands from a list (--files0-from, which GNU's
@@ -145,9 +155,18 @@ one_case() {
     out_to=$(pick file file file file full closed)
     in_from=$(pick list list file closed dir)
     [ "$in_from" != file ] || in_from=$(pick "${FILES[@]}")
+    # Now and then few descriptors or little address space, for both.
+    limits=:
+    chance 10 && limits="ulimit -n $(pick 6 7 8 9 10 12 16)"
+    chance 10 && limits="$limits; ulimit -v $(($(pick 8 10 12 16 24 32 48 64) << 10))"
     printf '%s\0' "${cmd[@]}" > "$dir/cmd"
     for who in ours gnu; do
         local args=("${cmd[@]}") rc
+        if [ -n "$fifo_from" ]; then
+            rm -f "$dir/in/fifo" && mkfifo "$dir/in/fifo"
+            cat "$dir/in/$fifo_from" > "$dir/in/fifo" 2> /dev/null &
+            writer=$!
+        fi
         [ "$who" = gnu ] || [ "$files0" = 0 ] || args=("${opts[@]}" --files0-from=../names0)
         [ "$who" = gnu ] || args=(--jobs="$jobs" "${args[@]}")
         (
@@ -163,15 +182,24 @@ one_case() {
                 full) exec > /dev/full ;;
                 closed) exec >&- ;;
             esac
-            exec env LC_ALL="$loc" LANGUAGE="$lang" PATH="$work/$who-bin:$PATH" md5sum "${args[@]}"
+            eval "$limits"
+            # With a FIFO, a hang is a failure too (status 124 from timeout).
+            exec env LC_ALL="$loc" LANGUAGE="$lang" PATH="$work/$who-bin:$PATH" \
+                ${fifo_from:+timeout 60} md5sum "${args[@]}"
         ) 2> "$dir/$who.err"
         rc=$?
+        # A writer whose FIFO was never opened (an option refused) ends here.
+        if [ -n "$fifo_from" ]; then
+            kill "$writer" 2> /dev/null
+            wait "$writer" 2> /dev/null
+        fi
         echo "exit $rc" >> "$dir/$who.err"
         [ -e "$dir/$who.out" ] || : > "$dir/$who.out"
     done
     if ! cmp -s "$dir/ours.out" "$dir/gnu.out" || ! cmp -s "$dir/ours.err" "$dir/gnu.err"; then
         echo "difffuzz: case $1 differs (kept in $dir)"
-        echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from --jobs=$jobs (ours only)" \
+        echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from limits=$limits" \
+             "${fifo_from:+fifo fed $fifo_from }--jobs=$jobs (ours only)" \
              "$([ "$files0" = 0 ] || echo "--files0-from (ours only, the operands)")"
         printf '  md5sum'; printf ' %q' "${cmd[@]}"; echo
         diff <(od -c "$dir/gnu.out") <(od -c "$dir/ours.out") | head -20
