@@ -104,9 +104,15 @@ cli_tests() { # BUILD_DIR WRAPPER (suites: $CLI_SUITES, default all)
     fi
 }
 
+# Seconds since check.sh started: each leg says when it began and ended,
+# for balancing the two lanes below.
+started=$(date +%s)
+since() { echo $(($(date +%s) - started)); }
+
 leg() { # NAME BUILD_DIR WRAPPER
-    echo "# ===== $1 ====="
+    echo "# ===== $1 ===== (at $(since) s)"
     { core_tests "$2" "$3"; cli_tests "$2" "$3"; } 2>&1 | tee -a "$results"
+    echo "# ===== $1 ended (at $(since) s)"
 }
 
 # The lane kernels the native CPU must offer (md5test fails when a named one
@@ -191,7 +197,7 @@ fi
 # The checks of the build itself: -Werror builds, man page lint, install.
 build_leg() {
     if want build; then
-        echo "# ===== build, man page, install ====="
+        echo "# ===== build, man page, install ===== (at $(since) s)"
         tests/run/check-build.sh 2>&1 | tee -a "$results"
     fi
 }
