@@ -1,18 +1,19 @@
 #!/bin/bash
 # difffuzz.sh [CASES [SEED]]: random cases run by our md5sum and by GNU's,
 # stdout, stderr and exit status compared byte for byte (make fuzz-gnu).
-# Each case draws files (odd names, sizes at block boundaries, directories,
-# dangling links), a mode (hashing; -c over a list GNU wrote and then
-# mutated: flipped digits, upper case, CRLF, tags, escapes, comments, broken
-# lines), options (valid and conflicting), operands (missing, repeated, "-"
-# from a file), a locale with GNU's messages, and where the output goes (a
-# file, /dev/full, closed), now and then with few descriptors (ulimit -n) or
-# little address space (ulimit -v) for both.  Ours runs with a random
-# --jobs, and sometimes reads its operands by --files0-from; GNU, which has
-# neither option, runs without, its operands on its command line.  Both
-# run through links named md5sum, so the program name in diagnostics is the
-# same.  The first difference stops the run: the case is printed, its files
-# kept under $WORK.
+# Each case draws files (odd names, sizes at block boundaries, now and then
+# hundreds of small ones, directories, dangling links), a mode (hashing; -c
+# over a list GNU wrote and then mutated: flipped digits, upper case, CRLF,
+# tags, escapes, comments, broken lines), options (valid and conflicting),
+# operands (missing, repeated, "-" from a file, a FIFO fed by a writer), a
+# locale with GNU's messages, and where the output goes (a file, /dev/full,
+# closed), now and then with few descriptors (ulimit -n) or little address
+# space (ulimit -v) for both.  Ours runs with a random --jobs, and
+# sometimes reads its operands by --files0-from; GNU, which has neither
+# option, runs without, its operands on its command line.  Both run through
+# links named md5sum, so the program name in diagnostics is the same.  The
+# first difference stops the run: the case is printed, its files kept under
+# $WORK.
 # Environment: MD5SUM (ours, default build/md5sum), GNU_MD5SUM (default
 # /usr/bin/md5sum), WORK (default a fresh directory under $TMPDIR),
 # FUZZ_LOCALES (default: C, C.UTF-8, POSIX and those tests/cli/
@@ -64,6 +65,14 @@ make_files() {
         head -c "$size" /dev/urandom > "$1/$name"
         FILES+=("$name")
     done
+    # Now and then more files than the engine holds open at once (256).
+    if chance 5; then
+        n=$((260 + RANDOM % 300))
+        for ((i = 0; i < n; i++)); do
+            head -c "$(pick 0 1 64 100 4096 70000)" /dev/urandom > "$1/m$i"
+            FILES+=("m$i")
+        done
+    fi
     if chance 20; then mkdir "$1/dir"; FILES+=(dir); fi
     if chance 15; then ln -s nowhere "$1/dangling"; FILES+=(dangling); fi
 }
@@ -107,13 +116,14 @@ bad_opts=(-x --bogus --tag=1 --s --st --t --ta --b --check=x -)
 # one_case N: make, run and compare case N.  Returns 1 on a difference.
 one_case() {
     local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from files0=0 limits
-    local fifo_from= writer
+    local fifo_from='' writer
     rm -rf "$dir" && mkdir -p "$dir/in"
     make_files "$dir/in"
     if chance 55; then
         # Hashing.
         for o in "${hash_opts[@]}"; do chance 12 && opts+=("$o"); done
         n=$((RANDOM % 8))
+        [ ${#FILES[@]} -lt 100 ] || n=$((${#FILES[@]} + RANDOM % 8))
         for ((i = 0; i < n; i++)); do
             if chance 10; then ops+=(nosuch); elif chance 8; then ops+=(-); else ops+=("$(pick "${FILES[@]}")"); fi
         done
