@@ -342,9 +342,11 @@ ifo"; wait'
     # Enough records for output.c to write some before the FIFO is read.
     for i in $(seq 300); do echo "$i" > "file-with-a-longer-name-$i"; done
     mkfifo fifo
-    # A run of a second, while the FIFO is fed: long enough to draw.
+    # A run of a second, while the FIFO is fed: long enough to draw.  render
+    # fails a line drawn after a record, which ends in no newline.  A line
+    # drawn before the first record is out is within the rules (a slow
+    # build, ThreadSanitizer's, may take the half second to get there).
     tty_same '$FEED fifo --for 1 & md5sum -z $P file-* fifo; s=$?; wait; exit $s'
-    [ ! -s "$T/ours.draws" ]
 }
 
 @test "exit through SIGPIPE or a write error: the line is erased first" {
