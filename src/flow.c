@@ -604,12 +604,10 @@ enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *er
     *err = x->err;
     if (x->ended)
         return x->err ? FLOW_FAILED : FLOW_WAIT;
-    if (!x->by_reader && f.cold && !x->pre_read) {
-        x->by_reader = 1;
-        tell_reader_locked();
-    }
     *off = x->read_off;
-    return x->by_reader ? FLOW_WAIT : FLOW_READ;
+    if (x->by_reader)
+        return FLOW_WAIT;
+    return f.cold && !x->pre_read ? FLOW_PROBE : FLOW_READ;
 }
 
 struct chunk *flow_buf_locked(void)
@@ -691,7 +689,7 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
         x->err = p->ended ? p->err : 0;
         if (p->later) {
             x->by_reader = 1;
-            f.stats.later++;
+            f.stats.later += p->later == 1;
             f.stats.cold += !f.cold;
             f.cold = 1;
             f.warm_run = 0;

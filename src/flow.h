@@ -165,7 +165,9 @@ struct flow_report {
     off_t size, read_at;  /* its own reads go on from READ_AT */
     int ended, err;       /* they came to its end, or failed with ERR */
     int later;            /* the chunk at READ_AT was not in memory: the run
-                           * turns cold, and the reader reads on from there */
+                           * turns cold, and the reader reads on from there
+                           * (1: a read asked the storage for it; 2: the page
+                           * cache told, nothing was asked) */
     uintmax_t hashed;
     struct result r;      /* its status, err, digest and hashed, once DONE */
     int opened, read;     /* opened by name (FD, SIZE); read by its hasher */
@@ -175,8 +177,11 @@ struct flow_report {
 void flow_tell_locked(size_t in, const struct flow_report *p, int progress);
 
 /* Next for a lane with input IN: a chunk the reader read (*C), a read to
- * make at *OFF, nothing yet, or the end of a reading that failed (*ERR). */
-enum flow_next { FLOW_CHUNK, FLOW_READ, FLOW_WAIT, FLOW_FAILED };
+ * make at *OFF, the same read only if the page cache tells it holds the
+ * chunk (PROBE: the run is cold, and a read that misses asks the storage
+ * for it out of order), nothing yet, or the end of a reading that failed
+ * (*ERR). */
+enum flow_next { FLOW_CHUNK, FLOW_READ, FLOW_PROBE, FLOW_WAIT, FLOW_FAILED };
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err);
 /* A buffer for a hasher's own reads, or NULL; one back (OWN), or a chunk
  * the reader read, hashed. */

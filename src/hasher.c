@@ -20,6 +20,7 @@ struct task {
     struct chunk *ck;         /* in the lane, or to read into */
     int own;                  /* ck is its own, to read into again */
     int reading;              /* read ck at rep.read_at, outside the lock */
+    int probe;                /* ... if the page cache holds it (FLOW_PROBE) */
     int nowait;               /* its reads must not wait (source_read) */
     int final;                /* ck is its last chunk */
     struct task *next;        /* on the free list, or the list of those over */
@@ -145,14 +146,17 @@ static void next_chunk_locked(struct hasher *h, struct task *t)
 {
     struct chunk *c;
     int err;
+    enum flow_next next = flow_next_locked(t->in, &c, &t->rep.read_at, &err);
 
-    switch (flow_next_locked(t->in, &c, &t->rep.read_at, &err)) {
+    t->probe = next == FLOW_PROBE;
+    switch (next) {
     case FLOW_CHUNK:
         drop_locked(t);
         t->ck = c;
         feed(h, t, c->off, c->len, c->final);
         break;
     case FLOW_READ:
+    case FLOW_PROBE:
         if (!t->own) {
             drop_locked(t);
             t->ck = flow_buf_locked();
@@ -226,14 +230,22 @@ static int gather_locked(struct hasher *h)
     return busy || h->over != NULL;
 }
 
-/* T's chunk, read here without waiting for the storage. */
-static void read_here(struct hasher *h, struct task *t)
+/* T's chunk, read here without waiting for the storage; or, PROBE, only if
+ * the page cache tells it holds the chunk (asking it costs a system call,
+ * and a read that misses asks the storage for the chunk). */
+static void read_here(struct hasher *h, struct task *t, int probe)
 {
     size_t got;
     struct flow_report *p = &t->rep;
-    enum source_got how = source_read(p->fd, t->ck->data, CHUNK, p->read_at, p->size, &t->nowait, &got);
+    off_t end = p->size - p->read_at > (off_t)CHUNK ? p->read_at + (off_t)CHUNK : p->size;
+    enum source_got how;
 
     p->read = 1;
+    if (probe && source_cached(p->fd, p->read_at, end) != 1) {
+        p->later = 2;
+        return;
+    }
+    how = source_read(p->fd, t->ck->data, CHUNK, p->read_at, p->size, &t->nowait, &got);
     if (how == SOURCE_LATER || (how == SOURCE_FAILED && errno == EOPNOTSUPP)) {
         p->later = 1;   /* the reader reads it from here on */
     } else if (how == SOURCE_FAILED) {
@@ -269,12 +281,13 @@ static void work(struct hasher *h)
     }
     /* Once a read finds its chunk not in memory (it asked the storage for
      * it, as read-ahead), the run is cold and the reader reads in order:
-     * the others are not tried, so that they ask nothing out of order. */
+     * the others read only what the page cache holds, so that they ask
+     * nothing out of order. */
     for (i = 0; i < h->lanes.used; i++) {
         struct task *t = task_of(h->lanes.task[i]);
 
-        if (t->reading && !later)
-            read_here(h, t);
+        if (t->reading)
+            read_here(h, t, t->probe || later);
         t->reading = 0;
         later |= t->rep.later;
     }

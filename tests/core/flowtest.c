@@ -355,6 +355,40 @@ static int early(size_t first)
     return bad + t.bad + (st.early != before + 2);
 }
 
+/* Cold, the inputs a hasher took while the run was warm: it reads on only
+ * where the page cache tells it holds the next chunk (FLOW_PROBE), as a
+ * read that misses would ask the storage out of order.  Two inputs from
+ * FIRST, taken warm; a read of the second finds the storage must be waited
+ * for.  Returns what went otherwise. */
+static int probe_when_cold(size_t first)
+{
+    struct result res;
+    struct chunk *c;
+    off_t off, size;
+    size_t in, i;
+    int fd, err, bad = 0;
+
+    for (i = 0; i < 2; i++)
+        bad += !flow_add(900 + (int)i, (off_t)(4 * CHUNK), NULL, 0, &in) || in != first + i;
+    for (i = 0; i < 2 && bad == 0; i++)
+        bad += !take_by(&t.hasher, first + i);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    flow_lock();
+    bad += flow_next_locked(first, &c, &off, &err) != FLOW_READ || off != 0;
+    tell(first, (struct flow_report){.read = 1, .read_at = CHUNK});
+    tell(first + 1, (struct flow_report){.read = 1, .later = 1});
+    bad += flow_next_locked(first, &c, &off, &err) != FLOW_PROBE || off != CHUNK;
+    tell(first, (struct flow_report){.read = 1, .read_at = 2 * CHUNK});   /* it held it */
+    bad += flow_next_locked(first, &c, &off, &err) != FLOW_PROBE || off != 2 * CHUNK;
+    flow_unlock();
+    for (i = 0; i < 2; i++) {
+        done(first + i, 4 * CHUNK);
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    }
+    return bad + t.bad;
+}
+
 int main(void)
 {
     struct flow_stats st;
@@ -426,6 +460,12 @@ int main(void)
     report(k == 0, "flow: pre-reading, an input larger than the %ju MiB the pre-reader may hold "
            "goes to its hasher once that much is held, and the reader reads it (%zu wrong)",
            PRE_READ_MAX >> 20, k);
+    /* Warm again (inputs found in memory), then a hasher's miss. */
+    results = run(HUGE_IN + 1, N_IN, 0, 1, 0);
+    k = (size_t)probe_when_cold(HUGE_IN + 1 + N_IN);
+    report(results == N_IN && k == 0,
+           "flow: cold, an input a hasher took warm is read on by it only where the page cache "
+           "holds the next chunk (%d results of %d, %zu wrong)", results, N_IN, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }

@@ -25,10 +25,11 @@
 
 /* What an input does: read by the reader (its reading may fail), or by the
  * hasher itself (which may find it not in memory, the reader then taking
- * over, or fail); opened by the hasher by name, with each outcome of
+ * over, or fail; or, the run cold, may read only what the page cache holds:
+ * its first piece); opened by the hasher by name, with each outcome of
  * source_open_quick. */
 enum how {
-    READER_OK, READER_FAILS, OWN_OK, OWN_LATER, OWN_FAILS,
+    READER_OK, READER_FAILS, OWN_OK, OWN_LATER, OWN_FAILS, OWN_PROBED,
     NAME_OK, NAME_ENOENT, NAME_EMFILE, NAME_MAIN_ONLY, NAME_IN_ORDER, HOWS
 };
 
@@ -100,7 +101,7 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
     if (p->read && !p->done && !p->handed) {
         ff.unexpected += p->read_at != (off_t)x->given;
         if (p->later) {
-            ff.unexpected += x->how != OWN_LATER;
+            ff.unexpected += !(x->how == OWN_LATER || (x->how == OWN_PROBED && p->later == 2));
             x->by_reader = 1;
         }
     }
@@ -139,7 +140,7 @@ enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *er
         return FLOW_FAILED;
     }
     if (x->how != READER_OK && !x->by_reader)
-        return FLOW_READ;
+        return x->how == OWN_PROBED ? FLOW_PROBE : FLOW_READ;
     if (x->given == x->len && x->len > 0) {
         ff.unexpected++;   /* asked again after its final chunk */
         return FLOW_WAIT;
@@ -161,20 +162,41 @@ void flow_unbuf_locked(struct chunk *c, int own)
     free(c);
 }
 
+/* The input open on FD, of SIZE bytes, or NULL.  A descriptor's number
+ * comes back once the hasher closes it, maybe before the result of the
+ * input it was is told: the length, unique in a script, tells the inputs
+ * apart. */
+static struct fake_input *open_as(int fd, off_t size)
+{
+    struct fake_input *x = ff.in;
+
+    while (x < ff.in + ff.n && !(x->fd == fd && size == (off_t)x->len && x->results == 0))
+        x++;
+    return x < ff.in + ff.n ? x : NULL;
+}
+
+/* Does the page cache hold FD's bytes from AT to END (its size: every input
+ * is shorter than a chunk)?  All of them but what the reader takes over. */
+int source_cached(int fd, off_t at, off_t end)
+{
+    const struct fake_input *x = open_as(fd, end);
+
+    if (!x) {
+        ff.unexpected++;
+        return -1;
+    }
+    return !((x->how == OWN_LATER || x->how == OWN_PROBED) && at > 0);
+}
+
 /* The hasher's own read of the input open on FD, never waiting. */
 enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t at, off_t size, int *nowait,
                             size_t *got)
 {
-    struct fake_input *x = ff.in;
+    struct fake_input *x = open_as(fd, size);
     size_t n;
 
-    /* A descriptor's number comes back once the hasher closes it, maybe
-     * before the result of the input it was is told: the length, unique in
-     * a script, tells the inputs apart. */
-    while (x < ff.in + ff.n && !(x->fd == fd && size == (off_t)x->len && x->results == 0))
-        x++;
     *got = 0;
-    if (x == ff.in + ff.n || x->by_reader || !nowait || !*nowait || at != (off_t)x->given || cap < PIECE) {
+    if (!x || x->by_reader || !nowait || !*nowait || at != (off_t)x->given || cap < PIECE) {
         ff.unexpected++;
         errno = EBADF;
         return SOURCE_FAILED;
@@ -183,8 +205,10 @@ enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t at, of
         errno = EIO;
         return SOURCE_FAILED;
     }
-    if (x->how == OWN_LATER && at > 0)
+    if ((x->how == OWN_LATER || x->how == OWN_PROBED) && at > 0) {
+        ff.unexpected += x->how == OWN_PROBED;   /* a probe, not a read */
         return SOURCE_LATER;   /* from here on, the reader's */
+    }
     n = x->len - x->given < PIECE ? x->len - x->given : PIECE;
     memcpy(buf, x->data + x->given, n);
     x->given += n;
@@ -313,8 +337,9 @@ void hasher_tests(const unsigned char *data, size_t len)
         unexpected += ff.unexpected;
     }
     report(wrong == 0 && unexpected == 0,
-           "hasher: %d inputs read by the reader or by the hasher (not in memory part way, failing), "
-           "opened by name (failing, out of descriptors, handed back), every lane count from 1 to "
-           "%u: each outcome once and right, every buffer back (%zu wrong, %d unexpected calls)",
+           "hasher: %d inputs read by the reader or by the hasher (not in memory part way, read only "
+           "where the page cache holds them, failing), opened by name (failing, out of descriptors, "
+           "handed back), every lane count from 1 to %u: each outcome once and right, every buffer "
+           "back (%zu wrong, %d unexpected calls)",
            INPUTS, widest, wrong, unexpected);
 }
