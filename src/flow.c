@@ -341,6 +341,7 @@ static int pre_read_next_locked(struct flow_read *r)
     r->size = x->size;
     r->first = f.pre_off == 0;
     r->c = NULL;
+    r->may_skip = x->pre_bytes == 0;
     return 1;
 }
 
@@ -349,6 +350,7 @@ int flow_reader_next(struct flow_read *r)
     size_t i;
     int found = 0;
 
+    r->in_memory = 0;
     flow_lock();
     for (f.rd = f.rd < f.head ? f.head : f.rd; f.rd < f.tail && at(f.rd)->ended; f.rd++)
         continue;
@@ -392,8 +394,9 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
     if (!r->c) {
         /* Pre-read: the input can be taken once all of it is (a failed
          * read is left to whoever reads it). */
-        if (!failed && !x->done) {
+        if (!failed && !x->done)
             f.pre_off += (off_t)r->len;
+        if (!failed && !x->done && !r->in_memory) {
             f.pre_held += r->len;
             x->pre_bytes += (off_t)r->len;
             f.stats.pre_read_bytes += r->len;

@@ -34,13 +34,14 @@ files() {
     for ((i = 0; i < $1; i++)); do head -c "$2" /dev/urandom > "${3:-f}$i"; done
 }
 
-# warm FILE...: in the page cache.  cold FILE...: out of it (written back
-# first: dirty pages cannot be dropped; tests/fault/evict.c); a test that
-# needs it is skipped where the files are on tmpfs (a /tmp of Debian 13's),
-# whose pages are the files themselves.
+# warm FILE...: in the page cache.  cold [-r OFFSET:LENGTH] FILE...: out of
+# it, or only those bytes (written back first: dirty pages cannot be
+# dropped; tests/fault/evict.c); a test that needs it is skipped where the
+# files are on tmpfs (a /tmp of Debian 13's), whose pages are the files
+# themselves.
 warm() { cat "$@" > /dev/null; }
 cold() {
-    [ "$(stat -f -c %T "$1")" != tmpfs ] || skip "files on tmpfs cannot be taken out of memory"
+    [ "$(stat -f -c %T "${@: -1}")" != tmpfs ] || skip "files on tmpfs cannot be taken out of memory"
     "$(dirname "$MD5SUM")/evict" "$@"
 }
 
@@ -147,6 +148,27 @@ read_alone() {
     [ "$COLD" -ge 1 ]
     [ "$WARM" -ge 1 ]
     [ "$HASHERS" -gt 0 ]
+}
+
+@test "in the page cache but for a few pages: hashers read on where it holds their inputs, the storage is asked only for the holes" {
+    # More inputs than the lanes hold (each opened by the caller: a
+    # megabyte), two of the first with their second chunk out of memory:
+    # the run turns cold there.
+    files 110 1048576
+    same 'md5sum f*'
+    warm f*
+    cold -r 131072:131072 f1 f2
+    stats -j2 f*
+    [ "$COLD" -ge 1 ]
+    # The inputs in the lanes go on being read by their hashers, each chunk
+    # once the page cache tells it holds it: the reader reads the two from
+    # their holes on (and maybe the last input, alone in its hasher's
+    # lanes), not every input in flight.
+    [ "$READER" -le $((2 * (1048576 - 131072) + 1048576)) ]
+    # The inputs not yet taken are pre-read only from where the page cache
+    # lacks them: at most the two from their holes on, not every input until
+    # the run turns warm.
+    [ "$PRE_READ" -le $((2 * (1048576 - 131072))) ]
 }
 
 @test "a file system that cannot read without waiting (tmpfs, ext2, FUSE): warm inputs still read by their hashers, cold ones by the reader" {
