@@ -27,6 +27,10 @@
 #           pages, and ours is up to 1.45 times slower on the latter
 #   cold    the media folder evicted from the page cache before each run
 #           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
+#   holes   the media folder in the page cache but for a 128 KiB range
+#           dropped from HOLES percent of its files (a draw of its own for
+#           each round, the same for both programs), as memory pressure
+#           leaves a set: $B/md5sum against GNU md5sum, interleaved, medians
 #   disk    the media folder and a mixed one (3,000 files of 1-64 KiB with
 #           30 of 2-16 MiB among them, by name), each program once from a
 #           cold cache with the block requests it causes traced (tracefs,
@@ -87,7 +91,8 @@ TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 CALLS=${CALLS:-200}
 BENCH_PAIRS=${BENCH_PAIRS:-11}
 MEMLIMITS=${MEMLIMITS:-16 32 256}
-ALL_SECTIONS="block lanes bigfile sets occupancy cold disk calls fs"
+HOLES=${HOLES:-0 10 30}
+ALL_SECTIONS="block lanes bigfile sets occupancy cold holes disk calls fs"
 out=$B/bench
 mkdir -p "$out"
 
@@ -361,6 +366,42 @@ section_cold() {
     done
     report_times cold-ours cold-gnu cold-cat
     echo "# ours vs GNU, wall: $(ratio cold-ours cold-gnu 1)x; ours / cat: $(ratio cold-cat cold-ours 1)"
+}
+
+# punch DIR PCT SEED: a 128 KiB range dropped from the page cache in PCT
+# percent of DIR's files, the files and ranges drawn from SEED.
+punch() {
+    (cd "$1" && ls -l) | awk -v p="$2" -v s="$3" 'BEGIN { srand(s) }
+        NF >= 9 { if (rand() * 100 < p) print $9, int(rand() * int(($5 + 131071) / 131072)) }' |
+        while read -r f block; do
+            dd if="$1/$f" iflag=nocache bs=128K skip="$block" count=1 of=/dev/null status=none
+        done
+}
+
+section_holes() {
+    echo "## holes: the media set in the page cache but for a 128 KiB range in HOLES% of its files ($HOLES), $BENCH_RUNS runs each, interleaved"
+    build_runcmd
+    dir=$(set_dir media)
+    files=$(cd "$dir" && ls)
+    for pct in $HOLES; do
+        rm -f "$out"/holes-*.times
+        i=0
+        while [ "$i" -lt "$BENCH_RUNS" ]; do
+            for p in ours gnu; do
+                # shellcheck disable=SC2086  # the file names have no blanks
+                (cd "$dir" && warm $files)
+                punch "$dir" "$pct" "$i"
+                prog=$PWD/$B/md5sum
+                [ "$p" = ours ] || prog=/usr/bin/md5sum
+                # shellcheck disable=SC2086
+                time_run "holes-$p" "$dir" "$prog" -- $files
+            done
+            i=$((i + 1))
+        done
+        echo "# $pct% of the files with a hole:"
+        report_times holes-ours holes-gnu
+        echo "# ours vs GNU, wall: $(ratio holes-ours holes-gnu 1)x"
+    done
 }
 
 # disk_device DIR: "MAJ,MIN START": the disk whose requests the trace shows
