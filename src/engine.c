@@ -442,11 +442,9 @@ static int read_step(void)
     struct flow_read r;
     int cached = -1;
     enum source_got how;
-    off_t end;
 
     if (!flow_reader_next(&r))
         return 0;
-    end = r.size - r.off > (off_t)CHUNK ? r.off + (off_t)CHUNK : r.size;
     if (r.first) {
         cached = source_cached(r.fd, r.off, r.size) == 1;
         posix_fadvise(r.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -454,8 +452,9 @@ static int read_step(void)
     /* A pre-read of what the page cache holds would only copy it: a set
      * mostly in memory, a few pages of it evicted, is read from the
      * storage where those are, and hashed on every CPU. */
-    if (!r.c && r.may_skip && (cached == 1 || source_cached(r.fd, r.off, end) == 1)) {
-        r.len = (size_t)((cached == 1 ? r.size : end) - r.off);
+    if (!r.c && r.may_skip &&
+        (cached == 1 || source_cached(r.fd, r.off, chunk_end(r.off, r.size)) == 1)) {
+        r.len = (size_t)((cached == 1 ? r.size : chunk_end(r.off, r.size)) - r.off);
         r.final = r.off + (off_t)r.len >= r.size;
         r.in_memory = 1;
         flow_reader_put(&r, 0, 0, cached);

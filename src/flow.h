@@ -44,6 +44,12 @@
                                      * smaller than a lane's share never wait
                                      * for the other hashers */
 
+/* Where the chunk read at OFF of an input of SIZE bytes ends. */
+static inline off_t chunk_end(off_t off, off_t size)
+{
+    return size - off > (off_t)CHUNK ? off + (off_t)CHUNK : size;
+}
+
 /* A buffer of CHUNK bytes, a block more (source_read) and the padding;
  * once read by the reader, what it holds of an input. */
 struct chunk {

@@ -237,11 +237,10 @@ static void read_here(struct hasher *h, struct task *t, int probe)
 {
     size_t got;
     struct flow_report *p = &t->rep;
-    off_t end = p->size - p->read_at > (off_t)CHUNK ? p->read_at + (off_t)CHUNK : p->size;
     enum source_got how;
 
     p->read = 1;
-    if (probe && source_cached(p->fd, p->read_at, end) != 1) {
+    if (probe && source_cached(p->fd, p->read_at, chunk_end(p->read_at, p->size)) != 1) {
         p->later = 2;
         return;
     }
