@@ -137,8 +137,10 @@ read_alone() {
 }
 
 @test "a cold run turns warm again once the reader finds inputs in memory" {
+    # More inputs than the lanes hold: those not yet taken when the run
+    # turns cold are what the reader finds in memory again.
     files 8 1000000 a
-    files 64 1000000 b
+    files 200 100000 b
     cold a*
     warm b*
     same 'md5sum a* b*'
@@ -224,7 +226,9 @@ read_alone() {
     [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
     local preload setup how
     preload=$(dirname "$MD5SUM")/fault_preload.so
-    files 64 300000
+    # More inputs than the lanes hold: those not yet taken when the run
+    # turns cold are what the reader finds in memory again.
+    files 200 100000
     # ENOSYS, as on Linux 6.1; EPERM, as from Docker's older filter.
     for how in ENOSYS EPERM; do
         setup="export CACHESTAT_UNSUPPORTED=$how LD_PRELOAD=$preload"
@@ -233,9 +237,8 @@ read_alone() {
         warm f*
         STATS_SETUP="$setup NOWAIT_UNSUPPORTED=1" stats -j2 f*
         [ "$COLD" = 0 ]
-        [ "$HASHERS" = $((64 * 300000 - READER)) ]
+        [ "$HASHERS" = $((200 * 100000 - READER)) ]
         cold f0 f1 f2 f3
-        warm f1? f[4-9]
         STATS_SETUP=$setup stats -j2 f*
         [ "$COLD" -ge 1 ]
         [ "$WARM" -ge 1 ]
