@@ -1,6 +1,7 @@
 #include "hasher.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -242,6 +243,15 @@ static void read_here(struct hasher *h, struct task *t, int probe)
     p->read = 1;
     if (probe && source_cached(p->fd, p->read_at, chunk_end(p->read_at, p->size)) != 1) {
         p->later = 2;
+        /* A hole in an input the page cache holds otherwise (what came
+         * before was read from it, or it holds all that comes after: pages
+         * evicted from a set in memory): the storage is asked for it now,
+         * so that the reader, which reads the holes in order, one after
+         * another, finds them on their way (256 KiB set with 30% of its
+         * files holed: 0.79 of the time, docs/PERFORMANCE.md).  Never for
+         * an input cold from its start: nothing is asked out of order. */
+        if (p->read_at > 0 || source_cached(p->fd, chunk_end(p->read_at, p->size), p->size) == 1)
+            (void)posix_fadvise(p->fd, p->read_at, (off_t)CHUNK, POSIX_FADV_WILLNEED);
         return;
     }
     how = source_read(p->fd, t->ck->data, CHUNK, p->read_at, p->size, &t->nowait, &got);

@@ -173,6 +173,46 @@ read_alone() {
     [ "$PRE_READ" -le $((2 * (1048576 - 131072))) ]
 }
 
+@test "a hole a hasher finds in an input the page cache holds otherwise is asked of the storage at once; nothing of a cold input is" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local preload path off len
+    local -a mid start
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    files 110 1048576
+    "$GNU_MD5SUM" f* > want
+    # Holes in inputs the hashers take while the run is warm (the first
+    # few): in the second chunk of 20 (what came before read from memory),
+    # in the first of 10 (all that comes after in memory).  Each is told to
+    # the storage (WILLNEED, logged by tests/fault/fault_preload.c) as a
+    # hasher finds it, or asked for by the read that found it, where the run
+    # turns cold.
+    set -- f*
+    mid=("${@:3:20}")
+    start=("${@:23:10}")
+    warm f*
+    cold -r 131072:131072 "${mid[@]}"
+    cold -r 0:131072 "${start[@]}"
+    FADVISE_LOG=$PWD/log LD_PRELOAD=$preload "$MD5SUM" -j2 f* > got
+    cmp want got
+    grep WILLNEED log > hints || true
+    cat hints
+    while read -r path off len _; do
+        { printf '%s\n' "${mid[@]}" | grep -qx "${path##*/}" && [ "$off" = 131072 ]; } ||
+            { printf '%s\n' "${start[@]}" | grep -qx "${path##*/}" && [ "$off" = 0 ]; } ||
+            { echo "not a hole: $path $off"; return 1; }
+        [ "$len" = 131072 ]
+    done < hints
+    grep -q ' 131072 131072 WILLNEED$' hints
+    grep -q ' 0 131072 WILLNEED$' hints
+    # A cold set is asked for in order, by the reader's reads alone: no hint
+    # of where a hasher found an input missing.
+    cold f*
+    rm log
+    FADVISE_LOG=$PWD/log LD_PRELOAD=$preload "$MD5SUM" -j2 f* > got
+    cmp want got
+    ! grep WILLNEED log
+}
+
 @test "a file system that cannot read without waiting (tmpfs, ext2, FUSE): warm inputs still read by their hashers, cold ones by the reader" {
     [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
     local preload
