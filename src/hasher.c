@@ -250,7 +250,8 @@ static void read_here(struct hasher *h, struct task *t, int probe)
          * another, finds them on their way (256 KiB set with 30% of its
          * files holed: 0.79 of the time, docs/PERFORMANCE.md).  Never for
          * an input cold from its start: nothing is asked out of order. */
-        if (p->read_at > 0 || source_cached(p->fd, chunk_end(p->read_at, p->size), p->size) == 1)
+        if (p->read_at > 0 || (chunk_end(p->read_at, p->size) < p->size &&
+                               source_cached(p->fd, chunk_end(p->read_at, p->size), p->size) == 1))
             (void)posix_fadvise(p->fd, p->read_at, (off_t)CHUNK, POSIX_FADV_WILLNEED);
         return;
     }
