@@ -27,10 +27,11 @@
 #           pages, and ours is up to 1.45 times slower on the latter
 #   cold    the media folder evicted from the page cache before each run
 #           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
-#   holes   the media folder in the page cache but for a 128 KiB range
-#           dropped from HOLES percent of its files (a draw of its own for
-#           each round, the same for both programs), as memory pressure
-#           leaves a set: $B/md5sum against GNU md5sum, interleaved, medians
+#   holes   the 256 KiB set and the media folder in the page cache but for
+#           a 128 KiB range dropped from HOLES percent of their files (a
+#           draw of its own for each round, the same for both programs), as
+#           memory pressure leaves a set: $B/md5sum against GNU md5sum,
+#           interleaved, medians
 #   disk    the media folder and a mixed one (3,000 files of 1-64 KiB with
 #           30 of 2-16 MiB among them, by name), each program once from a
 #           cold cache with the block requests it causes traced (tracefs,
@@ -379,28 +380,30 @@ punch() {
 }
 
 section_holes() {
-    echo "## holes: the media set in the page cache but for a 128 KiB range in HOLES% of its files ($HOLES), $BENCH_RUNS runs each, interleaved"
+    echo "## holes: the 256 KiB set and the media set in the page cache but for a 128 KiB range in HOLES% of their files ($HOLES), $BENCH_RUNS runs each, interleaved"
     build_runcmd
-    dir=$(set_dir media)
-    files=$(cd "$dir" && ls)
-    for pct in $HOLES; do
-        rm -f "$out"/holes-*.times
-        i=0
-        while [ "$i" -lt "$BENCH_RUNS" ]; do
-            for p in ours gnu; do
-                # shellcheck disable=SC2086  # the file names have no blanks
-                (cd "$dir" && warm $files)
-                punch "$dir" "$pct" "$i"
-                prog=$PWD/$B/md5sum
-                [ "$p" = ours ] || prog=/usr/bin/md5sum
-                # shellcheck disable=SC2086
-                time_run "holes-$p" "$dir" "$prog" -- $files
+    for set in 2000x262144 media; do
+        dir=$(set_dir $set)
+        files=$(cd "$dir" && ls)
+        for pct in $HOLES; do
+            rm -f "$out"/holes-*.times
+            i=0
+            while [ "$i" -lt "$BENCH_RUNS" ]; do
+                for p in ours gnu; do
+                    # shellcheck disable=SC2086  # the file names have no blanks
+                    (cd "$dir" && warm $files)
+                    punch "$dir" "$pct" "$i"
+                    prog=$PWD/$B/md5sum
+                    [ "$p" = ours ] || prog=/usr/bin/md5sum
+                    # shellcheck disable=SC2086
+                    time_run "holes-$p" "$dir" "$prog" -- $files
+                done
+                i=$((i + 1))
             done
-            i=$((i + 1))
+            echo "# $set, $pct% of the files with a hole:"
+            report_times holes-ours holes-gnu
+            echo "# ours vs GNU, wall: $(ratio holes-ours holes-gnu 1)x"
         done
-        echo "# $pct% of the files with a hole:"
-        report_times holes-ours holes-gnu
-        echo "# ours vs GNU, wall: $(ratio holes-ours holes-gnu 1)x"
     done
 }
 

@@ -248,7 +248,7 @@ static void read_here(struct hasher *h, struct task *t, int probe)
          * evicted from a set in memory): the storage is asked for it now,
          * so that the reader, which reads the holes in order, one after
          * another, finds them on their way (256 KiB set with 30% of its
-         * files holed: 0.79 of the time, docs/PERFORMANCE.md).  Never for
+         * files holed: 0.82 of the time, docs/PERFORMANCE.md).  Never for
          * an input cold from its start: nothing is asked out of order. */
         if (p->read_at > 0 || (chunk_end(p->read_at, p->size) < p->size &&
                                source_cached(p->fd, chunk_end(p->read_at, p->size), p->size) == 1))
