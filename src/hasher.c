@@ -239,9 +239,10 @@ static void read_here(struct hasher *h, struct task *t, int probe)
     size_t got;
     struct flow_report *p = &t->rep;
     enum source_got how;
+    off_t end = chunk_end(p->read_at, p->size);
 
     p->read = 1;
-    if (probe && source_cached(p->fd, p->read_at, chunk_end(p->read_at, p->size)) != 1) {
+    if (probe && source_cached(p->fd, p->read_at, end) != 1) {
         p->later = 2;
         /* A hole in an input the page cache holds otherwise (what came
          * before was read from it, or it holds all that comes after: pages
@@ -250,8 +251,7 @@ static void read_here(struct hasher *h, struct task *t, int probe)
          * another, finds them on their way (256 KiB set with 30% of its
          * files holed: 0.82 of the time, docs/PERFORMANCE.md).  Never for
          * an input cold from its start: nothing is asked out of order. */
-        if (p->read_at > 0 || (chunk_end(p->read_at, p->size) < p->size &&
-                               source_cached(p->fd, chunk_end(p->read_at, p->size), p->size) == 1))
+        if (p->read_at > 0 || (end < p->size && source_cached(p->fd, end, p->size) == 1))
             (void)posix_fadvise(p->fd, p->read_at, (off_t)CHUNK, POSIX_FADV_WILLNEED);
         return;
     }
