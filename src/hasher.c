@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,11 +28,21 @@ struct task {
     struct task *next;        /* on the free list, or the list of those over */
 };
 
+/* An input of a page or less is read into a small buffer of its task's,
+ * not into its chunk buffer: a run of small files touches these alone, 4
+ * KiB a lane, where a page of each chunk buffer would keep 12 MiB of huge
+ * pages on 2 CPUs (peak RSS on 20,000 files of 4 KiB: 2.7 MiB, not 16.6;
+ * docs/PERFORMANCE.md).  Room for the padding, a multiple of a cache line. */
+#define SMALL_READ ((size_t)4096)
+#define SMALL_ROOM ((SMALL_READ + MD5_BLOCK_SIZE + MD5_PAD_MAX + 63) / 64 * 64)
+
 struct hasher {
     struct flow_sleeper sleeper;
     struct lanes lanes;
     struct task task[MD5_MB_MAX_LANES], *free_tasks, *over;
     int progress;
+    unsigned char *small;   /* task i's small buffer at i * SMALL_ROOM */
+    unsigned char small_room[(MD5_MB_MAX_LANES + 1) * SMALL_ROOM];   /* a line to align */
 };
 
 struct hasher *hasher_new(unsigned lanes, int progress)
@@ -49,6 +60,7 @@ struct hasher *hasher_new(unsigned lanes, int progress)
         h->free_tasks = &h->task[i];
     }
     h->progress = progress;
+    h->small = h->small_room + (64 - (uintptr_t)h->small_room % 64) % 64;
     return h;
 }
 
@@ -63,19 +75,20 @@ static struct task *task_of(struct lane_task *lt)
     return (struct task *)(void *)lt;
 }
 
-/* Give T's chunk, LEN bytes of its input from OFF in T->ck (FINAL: the
+/* Give T's chunk, LEN bytes of its input from OFF in DATA (FINAL: the
  * last), to its lane: its whole blocks, and the padding after the last
  * one, written in place (the buffer has room); and the blocks its size
  * says come after (lanes_run weighs them). */
-static void feed(struct hasher *h, struct task *t, off_t off, size_t len, int final)
+static void feed(struct hasher *h, struct task *t, unsigned char *data, off_t off, size_t len,
+                 int final)
 {
     off_t end = off + (off_t)len;
 
     t->final = final;
     t->fed_to = end;
     if (final)
-        len += md5_pad(t->ck->data + len, (uint64_t)end);
-    lanes_feed(&h->lanes, &t->lt, t->ck->data, len / MD5_BLOCK_SIZE,
+        len += md5_pad(data + len, (uint64_t)end);
+    lanes_feed(&h->lanes, &t->lt, data, len / MD5_BLOCK_SIZE,
                !final && t->rep.size > end ? (uint64_t)(t->rep.size - end) / MD5_BLOCK_SIZE : 0);
 }
 
@@ -154,7 +167,7 @@ static void next_chunk_locked(struct hasher *h, struct task *t)
     case FLOW_CHUNK:
         drop_locked(t);
         t->ck = c;
-        feed(h, t, c->off, c->len, c->final);
+        feed(h, t, c->data, c->off, c->len, c->final);
         break;
     case FLOW_READ:
     case FLOW_PROBE:
@@ -237,6 +250,8 @@ static int gather_locked(struct hasher *h)
 static void read_here(struct hasher *h, struct task *t, int probe)
 {
     size_t got;
+    unsigned char *buf;
+    int small;
     struct flow_report *p = &t->rep;
     enum source_got how;
     off_t end = chunk_end(p->read_at, p->size);
@@ -255,7 +270,9 @@ static void read_here(struct hasher *h, struct task *t, int probe)
             (void)posix_fadvise(p->fd, p->read_at, (off_t)CHUNK, POSIX_FADV_WILLNEED);
         return;
     }
-    how = source_read(p->fd, t->ck->data, CHUNK, p->read_at, p->size, &t->nowait, &got);
+    small = p->read_at == 0 && p->size >= 0 && p->size <= (off_t)SMALL_READ;
+    buf = small ? h->small + (size_t)(t - h->task) * SMALL_ROOM : t->ck->data;
+    how = source_read(p->fd, buf, small ? SMALL_READ : CHUNK, p->read_at, p->size, &t->nowait, &got);
     if (how == SOURCE_LATER || (how == SOURCE_FAILED && errno == EOPNOTSUPP)) {
         p->later = 1;   /* the reader reads it from here on */
     } else if (how == SOURCE_FAILED) {
@@ -263,7 +280,7 @@ static void read_here(struct hasher *h, struct task *t, int probe)
         p->err = errno;
     } else {
         p->ended = how == SOURCE_END;
-        feed(h, t, p->read_at, got, p->ended);
+        feed(h, t, buf, p->read_at, got, p->ended);
         p->read_at += (off_t)got;
     }
 }

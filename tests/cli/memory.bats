@@ -38,9 +38,8 @@ peak_kib() { # COMMAND...: peak RSS in KiB of COMMAND, output discarded
     h=$("$GNU_MD5SUM" < f | cut -c1-32)
     awk -v h="$h" 'BEGIN { for (i = 0; i < 1000000; i++) print h "  f" }' > list
     head -n 1000 list > short
-    # Most of either is the lanes' buffers in huge pages, as many as inputs
-    # were in flight (about 16 MiB on 2 CPUs); the million lines' 40 MB
-    # must not be held, nor anything a line.  4 MiB: two huge pages more.
+    # The million lines' 40 MB must not be held, nor anything a line.  4
+    # MiB: two huge pages more.
     few=$(peak_kib "$MD5SUM" -c --quiet short)
     many=$(peak_kib "$MD5SUM" -c --quiet list)
     echo "peak RSS: $few KiB for 1,000 lines, $many KiB for 1,000,000"
@@ -51,11 +50,12 @@ peak_kib() { # COMMAND...: peak RSS in KiB of COMMAND, output discarded
     require_rss
     grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
         skip "transparent huge pages are off here"
-    head -c 4096 /dev/urandom > a
-    head -c 4096 /dev/urandom > b
+    head -c 65536 /dev/urandom > a
+    head -c 65536 /dev/urandom > b
     for i in $(seq 1 200); do head -c 262144 /dev/urandom > "f$i"; done
-    # Two small inputs in lanes (-j1: in this thread, neither taken back):
-    # the pages they touch stay small, no 2 MiB page is cleared for them.
+    # Two inputs in lanes (-j1: in this thread, neither taken back), each
+    # too large for a small buffer: the pages of the chunk buffers they
+    # touch stay small, no 2 MiB page is cleared for them.
     run "$MD5SUM" -j1 a b
     [ "$status" -eq 0 ]
     [ "$output" = "$("$GNU_MD5SUM" a b)" ]
@@ -73,4 +73,33 @@ peak_kib() { # COMMAND...: peak RSS in KiB of COMMAND, output discarded
     /usr/bin/time -f %R -o faults.txt "$MD5SUM" -j1 f* > /dev/null
     echo "page faults: $(cat faults.txt)"
     [ "$(cat faults.txt)" -lt 400 ]
+}
+
+@test "a run of small files keeps to a few MiB: each is read into a page of its lane's, not into a chunk buffer" {
+    require_rss
+    grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
+        skip "transparent huge pages are off here: a chunk buffer's first page would cost a page"
+    local i=0 n one many j1
+    # Sizes about the padding's edges and a page's, 600 files.
+    for n in 0 1 55 56 63 64 65 119 120 128 1000 4031 4032 4095 4096; do
+        for j in $(seq 1 40); do
+            head -c "$n" /dev/urandom > "$(printf 's%04d' "$i")"
+            i=$((i + 1))
+        done
+    done
+    run "$MD5SUM" s*
+    [ "$status" -eq 0 ]
+    [ "$output" = "$("$GNU_MD5SUM" s*)" ]
+    "$GNU_MD5SUM" s* > sums
+    run "$MD5SUM" -j1 -c --quiet sums
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+    # Read into chunk buffers, each lane's first page of its own 132 KiB
+    # would keep the huge pages they lie in: 16 MiB on 2 CPUs, 8 with -j1.
+    one=$(peak_kib "$MD5SUM" s0001)
+    many=$(peak_kib "$MD5SUM" s*)
+    j1=$(peak_kib "$MD5SUM" -j1 -c --quiet sums)
+    echo "peak RSS: one input $one KiB, 600 $many KiB, -j1 -c $j1 KiB"
+    [ "$many" -lt $((one + 4 * 1024)) ]
+    [ "$j1" -lt $((one + 4 * 1024)) ]
 }
