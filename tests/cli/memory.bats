@@ -79,13 +79,11 @@ peak_kib() { # COMMAND...: peak RSS in KiB of COMMAND, output discarded
     require_rss
     grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
         skip "transparent huge pages are off here: a chunk buffer's first page would cost a page"
-    local i=0 n one many j1
+    local i sizes one many j1
     # Sizes about the padding's edges and a page's, 600 files.
-    for n in 0 1 55 56 63 64 65 119 120 128 1000 4031 4032 4095 4096; do
-        for j in $(seq 1 40); do
-            head -c "$n" /dev/urandom > "$(printf 's%04d' "$i")"
-            i=$((i + 1))
-        done
+    sizes=(0 1 55 56 63 64 65 119 120 128 1000 4031 4032 4095 4096)
+    for i in $(seq 0 599); do
+        head -c "${sizes[i % ${#sizes[@]}]}" /dev/urandom > "$(printf 's%04d' "$i")"
     done
     run "$MD5SUM" s*
     [ "$status" -eq 0 ]
