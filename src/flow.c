@@ -581,7 +581,10 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     x->owner = s;
     count_locked(x, learn_locked(x->size));
     advance_take_locked();
-    x->by_reader |= (f.cold && !x->pre_read) || (alone && f.take == f.tail);
+    /* Alone: read ahead by the reader, unless its size says one chunk
+     * (and once it is opened by name, flow_tell_locked). */
+    x->by_reader |= (f.cold && !x->pre_read) ||
+                    (alone && f.take == f.tail && (x->fd < 0 || x->size > (off_t)CHUNK));
     *fd = x->fd;
     *size = x->size;
     *name = x->name;
@@ -676,6 +679,10 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
     if (p->opened || p->handed) {
         x->fd = p->fd;
         x->size = p->size;
+        /* Reading ahead an input of one chunk would only cost its hasher a
+         * wait for the reader (a checksum list read as it is written: each
+         * input alone), and a buffer's huge page (hasher.c's small ones). */
+        x->by_reader &= f.cold || p->size > (off_t)CHUNK;
         /* Handed back: the reader must not read it either. */
         x->done = x->handed = x->ended = p->handed;
         if (p->handed)

@@ -8,9 +8,9 @@
  * wait (what the page cache holds, in any order); or the reader, in input
  * order, front to back, when the storage must be waited for (the run is
  * "cold" until the reader finds the inputs ahead in memory again), or when
- * the input is alone in its hasher's lanes (read ahead on another CPU).  So
- * the storage sees one stream, and warm data is read on every CPU.  While
- * the run is cold, the inputs a hasher holds are read on by it wherever the
+ * the input, of more than a chunk, is alone in its hasher's lanes (read
+ * ahead on another CPU).  So the storage sees one stream, and warm data is
+ * read on every CPU.  While the run is cold, the inputs a hasher holds are read on by it wherever the
  * page cache tells it holds the next chunk (a read that misses would ask
  * the storage out of order; a hole in an input held otherwise is told to
  * the storage at once, hasher.c), and an input is not pre-read where the
@@ -171,7 +171,7 @@ void flow_leave(struct flow_sleeper *s);
  * (warm) another hasher holds fewer bytes and is to take it.  The next is
  * the oldest not taken, or while warm, if that one is EARLY, the largest
  * EARLY one.  ALONE: the only one in the taker's lanes (if it is the last,
- * the reader reads it ahead). */
+ * and more than a chunk, the reader reads it ahead). */
 int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int alone,
                      struct flow_sleeper *s);
 

@@ -111,6 +111,49 @@ read_alone() {
     [ "$HASHERS" = $((64 * 300000 - READER)) ]
 }
 
+# slow_list FILE N: 2 x N lines checking FILE, the first N at once, then
+# a line each 10 ms, as a list written while it is read: once the burst
+# has started the lanes, each later input reaches them alone.
+slow_list() {
+    local h i
+    h=$("$GNU_MD5SUM" < "$1" | cut -c1-32)
+    yes "$h  $1" | head -n "$2"   # one write
+    for ((i = 0; i < $2; i++)); do
+        echo "$h  $1"
+        sleep 0.01
+    done
+}
+
+@test "a lone input of one chunk is read by its hasher, a larger one read ahead by the reader" {
+    files 1 3000 s
+    files 1 100000 m
+    files 1 300000 l
+    same 'md5sum s0 m0 l0'
+    warm s0 m0 l0
+    slow_list s0 100 > list
+    same 'md5sum -c list'
+    # The trickle's inputs are opened by name, by the hashers (past the
+    # first 64 of a sequence): the size learnt then settles it.  (Those
+    # the caller opens, their size known, it mostly hashes itself rather
+    # than wake a hasher: TAKEN_BACK.)
+    stats -j2 -c - < <(slow_list s0 100)
+    [ "$THREADS" = 2 ]
+    [ "$OPENED" -ge 50 ]
+    [ "$READER" = 0 ]
+    [ $((HASHERS + 3000 * PLAIN)) = $((200 * 3000)) ]
+    # Inputs the caller opens, too large to hash itself: the size known as
+    # each is taken settles it.
+    stats -j2 -c - < <(slow_list m0 30)
+    [ "$THREADS" = 2 ]
+    [ "$OPENED" = 0 ]
+    [ "$READER" = 0 ]
+    [ "$HASHERS" = $((60 * 100000)) ]
+    # A lone input of more than a chunk is still read ahead.
+    stats -j2 -c - < <(slow_list l0 30)
+    [ "$THREADS" = 2 ]
+    [ "$READER" -ge $((15 * 300000)) ]
+}
+
 @test "cold inputs: the reader reads them, in order, and each hasher asks the storage once at most" {
     files 40 1000000
     cold f*
