@@ -813,14 +813,10 @@ section_fs() {
 # (v1's hierarchy, or v2's where the root hands memory down); or say why not.
 mem_cgroup() {
     [ "$(id -u)" = 0 ] || { echo "# SKIP memlimit: making a cgroup needs root"; return 1; }
-    if [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
-        cg=/sys/fs/cgroup/memory/md5sum-bench-$$ cg_limit=memory.limit_in_bytes
-    elif grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
-        cg=/sys/fs/cgroup/md5sum-bench-$$ cg_limit=memory.max
-    else
-        echo "# SKIP memlimit: no cgroup hierarchy with the memory controller"; return 1
-    fi
-    mkdir "$cg" || { echo "# SKIP memlimit: cannot make $cg"; return 1; }
+    cg=$(scripts/mkcgroup.sh memory "md5sum-bench-$$") ||
+        { echo "# SKIP memlimit: no cgroup with the memory controller can be made here"; return 1; }
+    case $cg in cgroup2\ *) cg_limit=memory.max ;; *) cg_limit=memory.limit_in_bytes ;; esac
+    cg=${cg#* }
 }
 
 section_memlimit() {

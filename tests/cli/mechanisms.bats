@@ -440,24 +440,16 @@ slow_list() {
 }
 
 # own_cgroup CONTROLLER: a cgroup of the test's own under CONTROLLER (cpu,
-# memory): v1's, or v2's where its root hands the controller down; its
-# directory in CG.  Skipped where none can be made.
+# memory), made by scripts/mkcgroup.sh: its directory in CG, its kind
+# (cgroup: v1, or cgroup2) in CG_TYPE.  Skipped where none can be made.
 own_cgroup() {
     [ "$(id -u)" = 0 ] || skip "making a cgroup needs root"
-    local type point
-    # mountinfo: ID PARENT DEV ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER
-    while read -r type point; do
-        if [ "$type" = cgroup ] || grep -qw "$1" "$point/cgroup.subtree_control" 2> /dev/null; then
-            CG=$point/md5sum-test-$$
-            CG_TYPE=$type
-            mkdir "$CG" 2> /dev/null && return 0
-            CG=
-        fi
-    done < <(awk -v c="$1" '{ for (i = 7; i <= NF && $i != "-"; i++) continue
-                    if ($(i + 1) == "cgroup2" || ($(i + 1) == "cgroup" && $(i + 3) ~ "(^|,)" c "(,|$)"))
-                        print $(i + 1), $5 }' /proc/self/mountinfo)
-    skip "no cgroup with the $1 controller can be made here"
+    local got
+    got=$("$BATS_TEST_DIRNAME/../../scripts/mkcgroup.sh" "$1" "md5sum-test-$$") ||
+        skip "no cgroup with the $1 controller can be made here"
+    CG_TYPE=${got%% *} CG=${got#* }
 }
+
 # quota N: N CPUs of time a 100 ms period, or (none) no limit.
 quota() {
     if [ "$CG_TYPE" = cgroup ]; then
