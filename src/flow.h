@@ -10,12 +10,13 @@
  * "cold" until the reader finds the inputs ahead in memory again), or when
  * the input, of more than a chunk, is alone in its hasher's lanes (read
  * ahead on another CPU).  So the storage sees one stream, and warm data is
- * read on every CPU.  While the run is cold, the inputs a hasher holds are read on by it wherever the
- * page cache tells it holds the next chunk (a read that misses would ask
- * the storage out of order; a hole in an input held otherwise is told to
- * the storage at once, hasher.c), and an input is not pre-read where the
- * page cache holds it, up to its first chunk that it lacks (a few pages
- * evicted from a set in memory: 0.49-0.63 of the time, docs/PERFORMANCE.md).
+ * read on every CPU.  While the run is cold, the inputs a hasher holds are
+ * read on by it wherever the page cache tells it holds the next chunk (a
+ * read that misses would ask the storage out of order; a hole in an input
+ * held otherwise is told to the storage at once, hasher.c), and an input
+ * is not pre-read where the page cache holds it, up to its first chunk
+ * that it lacks (a few pages evicted from a set in memory: 0.49-0.63 of
+ * the time, docs/PERFORMANCE.md).
  */
 #ifndef MD5SUM_FLOW_H
 #define MD5SUM_FLOW_H

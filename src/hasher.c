@@ -42,7 +42,7 @@ struct hasher {
     struct task task[MD5_MB_MAX_LANES], *free_tasks, *over;
     int progress;
     unsigned char *small;   /* task i's small buffer at i * SMALL_ROOM */
-    unsigned char small_room[(MD5_MB_MAX_LANES + 1) * SMALL_ROOM];   /* a line to align */
+    unsigned char small_room[(MD5_MB_MAX_LANES + 1) * SMALL_ROOM];   /* one more: to align */
 };
 
 struct hasher *hasher_new(unsigned lanes, int progress)
