@@ -65,3 +65,38 @@ resize() {
     setup_resize
     resize 5242993 1048576 1300000 -j1
 }
+
+# A file of a page or less is read by its hasher into a small buffer of its
+# own (hasher.c); one that grew meanwhile is read on from there.
+# resize_small SIZE NEWSIZE [OPTIONS]: as resize, the read that changes f
+# its first, f before 100 files of 4 KiB, so that a hasher takes it (two
+# inputs alone would be hashed plainly).
+resize_small() {
+    local i
+    for ((i = 10; i < 110; i++)); do head -c 4096 /dev/urandom > "p$i"; done
+    head -c "$1" /dev/urandom > f
+    RESIZE_PATH=f RESIZE_AT=0 RESIZE_TO=$2 LD_PRELOAD=$PRELOAD "$MD5SUM" ${3:-} f p* > ours.out 2> ours.err
+    echo "exit $?" >> ours.err
+    [ "$(stat -c %s f)" -eq "$2" ]
+    "$GNU_MD5SUM" f p* > gnu.out 2> gnu.err
+    echo "exit $?" >> gnu.err
+    diff gnu.out ours.out
+    diff gnu.err ours.err
+}
+
+@test "a small file that grows past a page before it is read" {
+    setup_resize
+    resize_small 3000 200000
+    resize_small 4096 4161
+}
+
+@test "a small file that grows by less than a block, or shrinks, before it is read" {
+    setup_resize
+    resize_small 4000 4100
+    resize_small 4000 10
+}
+
+@test "a small file that grows past a page, on one thread" {
+    setup_resize
+    resize_small 3000 200000 -j1
+}
