@@ -148,8 +148,10 @@ enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, o
         if (n == 0)
             return SOURCE_END;
         *got += (size_t)n;
-        /* Short at or past its size: the end, no further read to see 0. */
-        if (*got < want && off + (off_t)*got >= size)
+        /* Short at or past its size: the end, no further read to see 0.
+         * Not where the size says 0: procfs and sysfs make such files as
+         * they are read, a page a read, and only a read of 0 ends them. */
+        if (*got < want && size > 0 && off + (off_t)*got >= size)
             return SOURCE_END;
     }
     return SOURCE_MORE;
