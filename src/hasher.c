@@ -120,6 +120,28 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
     }
 }
 
+/* T leaves the lanes unhashed, handed back to the caller to hash in order
+ * (its descriptor, or -1 for the caller to open). */
+static void hand_back(struct hasher *h, struct task *t)
+{
+    uint32_t state[4];
+
+    t->rep.handed = 1;
+    leave(h, t, state);
+}
+
+/* T ends with ERR, a read's error; or, where the file cannot be read at an
+ * offset (ESPIPE: tracefs's files, a FUSE file opened nonseekable; nothing
+ * was read then), it is handed back, for the caller to read in order as
+ * GNU reads every file. */
+static void read_failed(struct hasher *h, struct task *t, int err)
+{
+    if (err == ESPIPE)
+        hand_back(h, t);
+    else
+        end_task(h, t, RESULT_READ_FAILED, err);
+}
+
 /* T, just opened (FD, SIZE, IN_ORDER; FD -1 with ERR, or -2), if it is a
  * regular file to hash in lanes, stays; otherwise it leaves them: with the
  * open's error, or handed back to the caller to hash in order (what is not
@@ -127,8 +149,6 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
  * descriptor left: the caller waits for one). */
 static void opened(struct hasher *h, struct task *t, int fd, off_t size, int in_order, int err)
 {
-    uint32_t state[4];
-
     t->name = NULL;
     if (fd >= 0 && !in_order) {
         t->rep.fd = fd;
@@ -139,8 +159,7 @@ static void opened(struct hasher *h, struct task *t, int fd, off_t size, int in_
     } else {
         t->rep.fd = fd < 0 ? -1 : fd;
         t->rep.size = size;
-        t->rep.handed = 1;
-        leave(h, t, state);
+        hand_back(h, t);
     }
 }
 
@@ -179,7 +198,7 @@ static void next_chunk_locked(struct hasher *h, struct task *t)
         t->reading = t->own;
         break;
     case FLOW_FAILED:
-        end_task(h, t, RESULT_READ_FAILED, err);
+        read_failed(h, t, err);
         break;
     case FLOW_WAIT:
         drop_locked(t);
@@ -322,7 +341,7 @@ static void work(struct hasher *h)
         struct task *t = task_of(h->lanes.task[i]);
 
         if (t->rep.err && t->lt.blocks == 0) {
-            end_task(h, t, RESULT_READ_FAILED, t->rep.err);
+            read_failed(h, t, t->rep.err);
             i--;   /* another task moved into lane i */
         }
     }

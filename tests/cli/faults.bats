@@ -393,6 +393,32 @@ shrunk_below() {
     done
 }
 
+@test "files that cannot be read at an offset (ESPIPE, as tracefs's or a FUSE daemon's nonseekable ones): read in order, as GNU reads every file" {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local preload
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+    # pread and preadv2 of a file of 12345 bytes fail with ESPIPE
+    # (tests/fault/fault_preload.c); read reads it, as GNU's md5sum does.
+    # 80 files: past the 64th, hashers open them by name.  Then from a cold
+    # cache, where the reader reads and pre-reads them in order.
+    local i
+    for i in $(seq 10 89); do
+        head -c $(( i % 7 == 0 ? 12345 : i * 3001 )) /dev/urandom > "f$i"
+    done
+    "$GNU_MD5SUM" f* > list
+    local j run="NONSEEKABLE_SIZE=12345 LD_PRELOAD=$preload md5sum"
+    local evict="$(dirname "$MD5SUM")/evict f* &&"
+    [ "$(stat -f -c %T .)" != tmpfs ] || evict=''
+    for j in $(job_counts 1 2 8); do
+        ours_jobs "$j"
+        same_with "$run f14" 'md5sum f14'
+        same_with "$run f*" 'md5sum f*'
+        same_with "$run -c list" 'md5sum -c list'
+        same_with "$evict $run f*" 'md5sum f*'
+    done
+}
+
 @test "a listed file that is unreadable, as an unprivileged user, then good entries" {
     [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null || skip "setpriv is missing"
     files

@@ -37,6 +37,9 @@
  *   a FIFO (openat2, or open where openat2 is refused; counted from the
  *   program's start) fails with EMFILE, as when the last descriptor is
  *   taken.
+ * - Not seekable: with $NONSEEKABLE_SIZE set, pread and preadv2 of a
+ *   regular file of that many bytes fail with ESPIPE, as for a file opened
+ *   nonseekable (tracefs's, a FUSE daemon's); read reads it.
  * - Advice logged: with $FADVISE_LOG=FILE set, each posix_fadvise call
  *   adds a line "PATH OFFSET LENGTH ADVICE" to FILE (PATH as /proc/self/fd
  *   names it, ADVICE WILLNEED or the number), then is made. */
@@ -144,9 +147,24 @@ static int fault(int fd, off64_t at, size_t n)
     return -1;
 }
 
+/* What every read at an offset does first: fail (-1, errno ESPIPE) if FD
+ * is not seekable by $NONSEEKABLE_SIZE, or fault. */
+static int fault_at(int fd, off64_t at, size_t n)
+{
+    const char *size = getenv("NONSEEKABLE_SIZE");
+    struct stat st;
+
+    if (size && real_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size == (off_t)strtoll(size, NULL, 10)) {
+        errno = ESPIPE;
+        return -1;
+    }
+    return fault(fd, at, n);
+}
+
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-    if (fault(fd, off, n) != 0)
+    if (fault_at(fd, off, n) != 0)
         return -1;
     return ((pread_fn *)dlsym(RTLD_NEXT, "pread"))(fd, buf, n, off);
 }
@@ -154,7 +172,7 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 /* With _FILE_OFFSET_BITS=64 the program calls pread64. */
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
-    if (fault(fd, off, n) != 0)
+    if (fault_at(fd, off, n) != 0)
         return -1;
     return ((pread_fn *)dlsym(RTLD_NEXT, "pread64"))(fd, buf, n, off);
 }
@@ -188,14 +206,14 @@ static int refused(int flags)
 
 ssize_t preadv2(int fd, const struct iovec *v, int n, off_t off, int flags)
 {
-    if (refused(flags) || fault(fd, off, iov_len(v, n)) != 0)
+    if (refused(flags) || fault_at(fd, off, iov_len(v, n)) != 0)
         return -1;
     return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv2"))(fd, v, n, off, flags);
 }
 
 ssize_t preadv64v2(int fd, const struct iovec *v, int n, off64_t off, int flags)
 {
-    if (refused(flags) || fault(fd, off, iov_len(v, n)) != 0)
+    if (refused(flags) || fault_at(fd, off, iov_len(v, n)) != 0)
         return -1;
     return ((preadv2_fn *)dlsym(RTLD_NEXT, "preadv64v2"))(fd, v, n, off, flags);
 }
