@@ -408,8 +408,8 @@ shrunk_below() {
     done
     "$GNU_MD5SUM" f* > list
     local j run="NONSEEKABLE_SIZE=12345 LD_PRELOAD=$preload md5sum"
-    local evict="$(dirname "$MD5SUM")/evict f* &&"
-    [ "$(stat -f -c %T .)" != tmpfs ] || evict=''
+    local evict=''
+    [ "$(stat -f -c %T .)" = tmpfs ] || evict="$(dirname "$MD5SUM")/evict f* &&"
     for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
         same_with "$run f14" 'md5sum f14'

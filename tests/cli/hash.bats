@@ -121,8 +121,9 @@ load '../helpers'
     done
     [ ${#procs[@]} -gt 0 ] || skip "no procfs file of more than 8 KiB to read here"
     make_files count=70 max=300000
-    printf '%s\n' "${procs[@]}" f0* "${procs[@]}" > names
-    "$GNU_MD5SUM" $(cat names) > list
+    local names=("${procs[@]}" f[0-9]* "${procs[@]}")
+    printf '%s\n' "${names[@]}" > names
+    "$GNU_MD5SUM" "${names[@]}" > list
     local j
     for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
