@@ -150,6 +150,14 @@ make_files() {
 
 # ours SCRIPT / gnu SCRIPT: run SCRIPT with bash, "md5sum" being ours / GNU's,
 # as $RUN_AS (a command prefix such as as_nobody) when that is set.
+# need_preload: the fault injector (tests/fault/fault_preload.c) in
+# $preload; the test is skipped under qemu, which LD_PRELOAD cannot reach.
+need_preload() {
+    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    preload=$(dirname "$MD5SUM")/fault_preload.so
+    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+}
+
 ours() { PATH=$OURS:$PATH ${RUN_AS:-} bash -c "$1"; }
 gnu() { PATH=$GNU:$PATH ${RUN_AS:-} bash -c "$1"; }
 

@@ -26,6 +26,15 @@ garbage() {
         for (i = 0; i < n; i++) { x = (x * 16807) % 2147483647; printf "%c", int(x / 65536) % 256 } }'
 }
 
+# sized_files LAST: files f10 .. fLAST, every seventh of 12345 bytes (the
+# size the fault injector is told to hit), the others i * 3001 bytes.
+sized_files() {
+    local i
+    for i in $(seq 10 "$1"); do
+        head -c $(( i % 7 == 0 ? 12345 : i * 3001 )) /dev/urandom > "f$i"
+    done
+}
+
 # wait_for_pos PID FILE OFFSET: wait until process PID has FILE open and has
 # read more than OFFSET bytes in all: "rchar" of /proc/PID/io, which counts
 # read(2) and pread(2) alike (GNU reads, ours reads at offsets) and is the
@@ -274,10 +283,7 @@ shrunk_below() {
 }
 
 @test "large files that fail part way, some after moving between workers, warm or cold: GNU's errors, the rest hashed" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    local preload
-    preload=$(dirname "$MD5SUM")/fault_preload.so
-    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+    need_preload
     # 60 streams of 300 KiB to 3.3 MiB, as in engine.bats: the longest are
     # the last to end, spread over the workers mid-file.  Reads past 2 MiB
     # fail (tests/fault/fault_preload.c), so each file over 2 MiB fails
@@ -316,24 +322,20 @@ shrunk_below() {
 }
 
 @test "files whose close fails (EIO, as NFS reports late), alone or among others, on every path: GNU's error, no digest, the rest hashed" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    local preload
-    preload=$(dirname "$MD5SUM")/fault_preload.so
-    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+    need_preload
     # Closing a file of 12345 bytes fails (tests/fault/fault_preload.c);
     # GNU closes through stdio, out of a preload's reach, so it reads the
     # same names, those that fail being links to /proc/self/mem, whose read
     # fails with the same EIO and the same message.  A lone file is hashed
     # plainly; many go to the hashers, or with -j1 to the caller's lanes.
     mkdir gnu
-    local i size
-    for i in $(seq 10 49); do
-        size=$(( i % 7 == 0 ? 12345 : i * 3001 ))
-        head -c "$size" /dev/urandom > "f$i"
-        if [ "$size" = 12345 ]; then
-            ln -s /proc/self/mem "gnu/f$i"
+    sized_files 49
+    local f
+    for f in f*; do
+        if [ "$(stat -c %s "$f")" = 12345 ]; then
+            ln -s /proc/self/mem "gnu/$f"
         else
-            ln -s "../f$i" "gnu/f$i"
+            ln -s "../$f" "gnu/$f"
         fi
     done
     "$GNU_MD5SUM" f* > list
@@ -349,10 +351,7 @@ shrunk_below() {
 }
 
 @test "a FIFO named twice whose reopening finds no descriptor free: the one held for it is given up first, as GNU holds one" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    local preload
-    preload=$(dirname "$MD5SUM")/fault_preload.so
-    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+    need_preload
     printf abc > a
     mkfifo fifo
     # The FIFO is opened ahead for each of its names; at the second's turn it
@@ -374,15 +373,9 @@ shrunk_below() {
 }
 
 @test "files that cannot say what they are (fstat failing, as a FUSE daemon's can): hashed in order, as GNU, which never asks" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    local preload
-    preload=$(dirname "$MD5SUM")/fault_preload.so
-    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+    need_preload
     # fstat of a file of 12345 bytes fails (tests/fault/fault_preload.c).
-    local i
-    for i in $(seq 10 49); do
-        head -c $(( i % 7 == 0 ? 12345 : i * 3001 )) /dev/urandom > "f$i"
-    done
+    sized_files 49
     "$GNU_MD5SUM" f* > list
     local j run="FSTAT_FAIL_SIZE=12345 LD_PRELOAD=$preload md5sum"
     for j in $(job_counts 1 2 3); do
@@ -394,18 +387,12 @@ shrunk_below() {
 }
 
 @test "files that cannot be read at an offset (ESPIPE, as tracefs's or a FUSE daemon's nonseekable ones): read in order, as GNU reads every file" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    local preload
-    preload=$(dirname "$MD5SUM")/fault_preload.so
-    [ -f "$preload" ] || skip "$preload is not built (make check builds it)"
+    need_preload
     # pread and preadv2 of a file of 12345 bytes fail with ESPIPE
     # (tests/fault/fault_preload.c); read reads it, as GNU's md5sum does.
     # 80 files: past the 64th, hashers open them by name.  Then from a cold
     # cache, where the reader reads and pre-reads them in order.
-    local i
-    for i in $(seq 10 89); do
-        head -c $(( i % 7 == 0 ? 12345 : i * 3001 )) /dev/urandom > "f$i"
-    done
+    sized_files 89
     "$GNU_MD5SUM" f* > list
     local j run="NONSEEKABLE_SIZE=12345 LD_PRELOAD=$preload md5sum"
     local evict=''

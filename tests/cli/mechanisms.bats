@@ -218,10 +218,9 @@ slow_list() {
 }
 
 @test "a hole a hasher finds in an input the page cache holds otherwise is asked of the storage at once; nothing of a cold input is" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
     local preload path off len
     local -a mid start
-    preload=$(dirname "$MD5SUM")/fault_preload.so
+    need_preload
     files 110 1048576
     "$GNU_MD5SUM" f* > want
     # Holes in inputs the hashers take while the run is warm (the first
@@ -261,9 +260,7 @@ slow_list() {
 }
 
 @test "a file system that cannot read without waiting (tmpfs, ext2, FUSE): warm inputs still read by their hashers, cold ones by the reader" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    local preload
-    preload=$(dirname "$MD5SUM")/fault_preload.so
+    need_preload
     files 64 300000
     # Every read that must not wait is refused, as tmpfs refuses it
     # (tests/fault/fault_preload.c): the page cache is asked instead.
@@ -310,9 +307,8 @@ slow_list() {
 }
 
 @test "Linux before 6.5, no cachestat (or a seccomp filter refusing it): the page cache is asked through mappings (mincore), every mechanism that asks it still works" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
     local preload setup how
-    preload=$(dirname "$MD5SUM")/fault_preload.so
+    need_preload
     # More inputs than the lanes hold: those not yet taken when the run
     # turns cold are what the reader finds in memory again.
     files 200 100000
@@ -333,9 +329,8 @@ slow_list() {
 }
 
 @test "a file system where nothing tells what the page cache holds (no RWF_NOWAIT, no cachestat, no mappings): read in order by the reader, as from a disk" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
     local preload setup
-    preload=$(dirname "$MD5SUM")/fault_preload.so
+    need_preload
     files 64 300000
     "$GNU_MD5SUM" f* > list
     # As on a FUSE file system reading directly (direct_io) under Linux
@@ -451,11 +446,10 @@ slow_list() {
 }
 
 @test "no affinity mask to be had (a seccomp filter): one hasher for each CPU online" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
     local online preload
+    need_preload
     online=$(getconf _NPROCESSORS_ONLN)
     [ "$online" -ge 2 ] || skip "one CPU online: no thread either way"
-    preload=$(dirname "$MD5SUM")/fault_preload.so
     files 16 100000
     same "AFFINITY_UNSUPPORTED=1 LD_PRELOAD=$preload md5sum f*"
     STATS_SETUP="export AFFINITY_UNSUPPORTED=1 LD_PRELOAD=$preload" stats f*
@@ -488,11 +482,11 @@ memory_limit() {
 }
 
 @test "a cgroup's CPU quota: as many hashers as it allows, two at least, however many CPUs a container sees" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
+    local in_cg n preload
+    need_preload
     own_cgroup cpu
-    local in_cg n
     # A container limited to a few CPUs on a host of 64 sees all 64.
-    in_cg="echo \$\$ > $CG/cgroup.procs; export AFFINITY_CPUS=64 LD_PRELOAD=$(dirname "$MD5SUM")/fault_preload.so"
+    in_cg="echo \$\$ > $CG/cgroup.procs; export AFFINITY_CPUS=64 LD_PRELOAD=$preload"
     files 16 100000
     for n in 3 1 none; do
         quota $n
@@ -564,10 +558,9 @@ memory_limit() {
 }
 
 @test "threads that cannot be made: the lanes run on those that could, or in the caller's thread" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    [ "$(cpus)" -ge 2 ] || skip "one CPU: no thread is started to fail"
     local preload
-    preload=$(dirname "$MD5SUM")/fault_preload.so
+    need_preload
+    [ "$(cpus)" -ge 2 ] || skip "one CPU: no thread is started to fail"
     files 64 100000
     "$GNU_MD5SUM" f* > list
     # pthread_create fails from its Nth call on (tests/fault/fault_preload.c),
@@ -586,10 +579,9 @@ memory_limit() {
 }
 
 @test "memory to be had only in small pieces: a smaller ring of jobs, no lanes, every file hashed plainly as GNU" {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "a sanitizer's allocator comes before the preload's"
     local preload i j
-    preload=$(dirname "$MD5SUM")/fault_preload.so
+    need_preload
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "a sanitizer's allocator comes before the preload's"
     # 40 files of 3 to 120 KB: more than a ring of 16 jobs holds, most of
     # them larger than the 4 KiB buffer the plain loop then has.
     for ((i = 1; i <= 40; i++)); do head -c $((i * 3000)) /dev/urandom > "f$i"; done

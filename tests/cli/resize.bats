@@ -8,9 +8,7 @@
 load '../helpers'
 
 setup_resize() {
-    [ -z "${EXEC_WRAPPER:-}" ] || skip "LD_PRELOAD cannot reach a program run by qemu"
-    PRELOAD=$(dirname "$MD5SUM")/fault_preload.so
-    [ -f "$PRELOAD" ] || skip "$PRELOAD is not built (make check builds it)"
+    need_preload
     require_gnu
     head -c 1048576 /dev/urandom > chunk
 }
@@ -22,7 +20,7 @@ resize() {
     head -c "$1" /dev/zero | tr '\0' x > f
     cat chunk >> f; truncate -s "$1" f
     printf abc > g
-    RESIZE_PATH=f RESIZE_AT=$2 RESIZE_TO=$3 LD_PRELOAD=$PRELOAD "$MD5SUM" ${4:-} f g > ours.out 2> ours.err
+    RESIZE_PATH=f RESIZE_AT=$2 RESIZE_TO=$3 LD_PRELOAD=$preload "$MD5SUM" ${4:-} f g > ours.out 2> ours.err
     echo "exit $?" >> ours.err
     [ "$(stat -c %s f)" -eq "$3" ]
     "$GNU_MD5SUM" f g > gnu.out 2> gnu.err
@@ -75,7 +73,7 @@ resize_small() {
     local i
     for ((i = 10; i < 110; i++)); do head -c 4096 /dev/urandom > "p$i"; done
     head -c "$1" /dev/urandom > f
-    RESIZE_PATH=f RESIZE_AT=0 RESIZE_TO=$2 LD_PRELOAD=$PRELOAD "$MD5SUM" ${3:-} f p* > ours.out 2> ours.err
+    RESIZE_PATH=f RESIZE_AT=0 RESIZE_TO=$2 LD_PRELOAD=$preload "$MD5SUM" ${3:-} f p* > ours.out 2> ours.err
     echo "exit $?" >> ours.err
     [ "$(stat -c %s f)" -eq "$2" ]
     "$GNU_MD5SUM" f p* > gnu.out 2> gnu.err
