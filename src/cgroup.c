@@ -4,7 +4,9 @@
  * files are read with plain read(2) and parsed in place (through stdio, a
  * call spent 320-385 us here, against 250-345; most of it is the kernel's).
  * A path with a space (written \040 in those files) is not unescaped: it is
- * not found, and there is no quota. */
+ * not found, and there is no quota.  The buffers are the heap's, not the
+ * stack's: GNU md5sum hashes with 12 KiB of stack (ulimit -s 12), and these
+ * took 17 of it. */
 #include "cgroup.h"
 
 #include <fcntl.h>
@@ -41,17 +43,26 @@ static int has_token(const char *list, const char *token)
     return 0;
 }
 
+/* The buffers of one cgroup_limits call. */
+struct scratch {
+    char path[PATH_LEN];     /* read_text's, usual_mount's */
+    char dir[PATH_LEN];      /* walk's */
+    char text[TEXT_LEN];     /* dir_room's */
+    char cgroups[TEXT_LEN];  /* cgroup_limits': /proc/self/cgroup */
+};
+
 /* The whole lines of DIR/FILE, up to CAP - 1 bytes, in BUF: BUF, or NULL.
  * ONCE: one read, all a cgroup's file of a few bytes gives (a system call
  * costs a few us here, and each file took four). */
-static char *read_text(const char *dir, const char *file, char *buf, size_t cap, int once)
+static char *read_text(struct scratch *s, const char *dir, const char *file, char *buf, size_t cap,
+                       int once)
 {
-    char path[PATH_LEN], *end;
+    char *path = s->path, *end;
     ssize_t n;
     size_t got;
     int fd;
 
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path ||
+    if ((size_t)snprintf(path, PATH_LEN, "%s/%s", dir, file) >= PATH_LEN ||
         (fd = open(path, O_RDONLY)) < 0)
         return NULL;
     n = once ? read_some(fd, buf, cap - 1) : read_full(fd, buf, cap - 1);
@@ -65,30 +76,30 @@ static char *read_text(const char *dir, const char *file, char *buf, size_t cap,
 }
 
 /* The number DIR/FILE starts with: 1, or 0. */
-static int read_number(const char *dir, const char *file, long long *n)
+static int read_number(struct scratch *s, const char *dir, const char *file, long long *n)
 {
     char text[64], *end;
 
-    if (!read_text(dir, file, text, sizeof text, 1))
+    if (!read_text(s, dir, file, text, sizeof text, 1))
         return 0;
     *n = strtoll(text, &end, 10);
     return end != text;
 }
 
 /* DIR's own quota, in CPUs rounded up; 0: none. */
-static unsigned dir_quota(const char *dir, int v2)
+static unsigned dir_quota(struct scratch *s, const char *dir, int v2)
 {
     char text[64], *end;
     long long quota, period;
 
     if (v2) {
         /* "max 100000", or "200000 100000" */
-        if (!read_text(dir, "cpu.max", text, sizeof text, 1))
+        if (!read_text(s, dir, "cpu.max", text, sizeof text, 1))
             return 0;
         quota = strtoll(text, &end, 10);
         period = end == text ? 0 : strtoll(end, NULL, 10);
-    } else if (!read_number(dir, "cpu.cfs_quota_us", &quota) ||
-               !read_number(dir, "cpu.cfs_period_us", &period)) {
+    } else if (!read_number(s, dir, "cpu.cfs_quota_us", &quota) ||
+               !read_number(s, dir, "cpu.cfs_period_us", &period)) {
         return 0;
     }
     if (quota <= 0 || period <= 0)
@@ -111,29 +122,29 @@ static uintmax_t stat_value(const char *text, const char *key)
 /* The bytes DIR's own memory limit leaves: the limit, less what the cgroup
  * holds, its page cache counted back in (reclaimed before anything is
  * killed); UINTMAX_MAX if it has no limit. */
-static uintmax_t dir_room(const char *dir, int v2)
+static uintmax_t dir_room(struct scratch *s, const char *dir, int v2)
 {
-    char text[TEXT_LEN], *end;
+    char *text = s->text, *end;
     long long limit, high, usage;
 
     if (v2) {
         /* "max", or bytes; memory.high throttles the cgroup past it.  No
          * memory.max: no memory controller here, no memory.high either. */
-        if (!read_text(dir, "memory.max", text, sizeof text, 1))
+        if (!read_text(s, dir, "memory.max", text, TEXT_LEN, 1))
             return UINTMAX_MAX;
         if ((limit = strtoll(text, &end, 10)) < 0 || end == text)
             limit = -1;
-        if (read_number(dir, "memory.high", &high) && (limit < 0 || high < limit))
+        if (read_number(s, dir, "memory.high", &high) && (limit < 0 || high < limit))
             limit = high;
-    } else if (!read_number(dir, "memory.limit_in_bytes", &limit) || limit >= NO_LIMIT_V1) {
+    } else if (!read_number(s, dir, "memory.limit_in_bytes", &limit) || limit >= NO_LIMIT_V1) {
         limit = -1;   /* v1 writes "no limit" as a huge number */
     }
     if (limit < 0)
         return UINTMAX_MAX;
-    if (!read_number(dir, v2 ? "memory.current" : "memory.usage_in_bytes", &usage) || usage < 0)
+    if (!read_number(s, dir, v2 ? "memory.current" : "memory.usage_in_bytes", &usage) || usage < 0)
         usage = limit;
     return (uintmax_t)(limit > usage ? limit - usage : 0) +
-           (read_text(dir, "memory.stat", text, sizeof text, 0) ? stat_value(text, v2 ? "file" : "total_cache")
+           (read_text(s, dir, "memory.stat", text, TEXT_LEN, 0) ? stat_value(text, v2 ? "file" : "total_cache")
                                                               : 0);
 }
 
@@ -146,13 +157,13 @@ struct mount {
  * the v2 hierarchy (M[V2]) and v1's with the cpu (M[V1_CPU]) and memory
  * (M[V1_MEMORY]) controllers are mounted. */
 enum { V2, V1_CPU, V1_MEMORY };
-static void find_mounts(const char *root, char *text, struct mount m[3])
+static void find_mounts(struct scratch *s, const char *root, char *text, struct mount m[3])
 {
     char *line, *next, *field[6], *save, *type, *opts;
     int i, k;
 
     m[V2].root = m[V1_CPU].root = m[V1_MEMORY].root = NULL;
-    if (!text || !read_text(root, "proc/self/mountinfo", text, MOUNTS_LEN, 0))
+    if (!text || !read_text(s, root, "proc/self/mountinfo", text, MOUNTS_LEN, 0))
         return;
     /* "ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER" */
     for (line = text; line && *line; line = next) {
@@ -179,19 +190,19 @@ static void find_mounts(const char *root, char *text, struct mount m[3])
  * container's view from its own cgroup down), with a file only K's kind
  * has.  1 and M, or 0.  Reading mountinfo instead cost a call 150-250 us
  * here, and each system call 5-10. */
-static int usual_mount(const char *root, int k, const char *cgroup, struct mount *m)
+static int usual_mount(struct scratch *s, const char *root, int k, const char *cgroup,
+                       struct mount *m)
 {
     static const char *const point[][2] = {{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"},
                                            {"/sys/fs/cgroup/cpu", NULL},
                                            {"/sys/fs/cgroup/memory", NULL}};
     static const char *const kind[] = {"cgroup.controllers", "cpu.cfs_period_us", "memory.limit_in_bytes"};
-    char path[PATH_LEN];
     int i;
 
     for (i = 0; i < 2 && point[k][i]; i++)
-        if ((size_t)snprintf(path, sizeof path, "%s%s%s/%s", root, point[k][i], cgroup, kind[k]) <
-                sizeof path &&
-            access(path, F_OK) == 0) {
+        if ((size_t)snprintf(s->path, PATH_LEN, "%s%s%s/%s", root, point[k][i], cgroup, kind[k]) <
+                PATH_LEN &&
+            access(s->path, F_OK) == 0) {
             m->root = "/";
             m->point = point[k][i];
             return 1;
@@ -202,10 +213,10 @@ static int usual_mount(const char *root, int k, const char *cgroup, struct mount
 /* Into L, the lowest limits of CGROUP, a path in the hierarchy mounted at
  * M, and of those above it, as far as M shows them: its CPU quota if CPU,
  * its memory room if MEMORY. */
-static void walk(const char *root, const struct mount *m, int v2, const char *cgroup, int cpu,
-                 int memory, struct cgroup_limits *l)
+static void walk(struct scratch *s, const char *root, const struct mount *m, int v2,
+                 const char *cgroup, int cpu, int memory, struct cgroup_limits *l)
 {
-    char dir[PATH_LEN], *slash;
+    char *dir = s->dir, *slash;
     size_t top, n;
     uintmax_t room;
 
@@ -216,15 +227,15 @@ static void walk(const char *root, const struct mount *m, int v2, const char *cg
     if (strncmp(cgroup, m->root, n) != 0 || (cgroup[n] != '/' && cgroup[n] != '\0'))
         return;
     cgroup += n;
-    top = (size_t)snprintf(dir, sizeof dir, "%s%s", root, strcmp(m->point, "/") == 0 ? "" : m->point);
-    if (top >= sizeof dir ||
-        (size_t)snprintf(dir + top, sizeof dir - top, "%s", strcmp(cgroup, "/") == 0 ? "" : cgroup) >=
-            sizeof dir - top)
+    top = (size_t)snprintf(dir, PATH_LEN, "%s%s", root, strcmp(m->point, "/") == 0 ? "" : m->point);
+    if (top >= PATH_LEN ||
+        (size_t)snprintf(dir + top, PATH_LEN - top, "%s", strcmp(cgroup, "/") == 0 ? "" : cgroup) >=
+            PATH_LEN - top)
         return;
     for (;;) {
         if (cpu)
-            l->cpus = lower(l->cpus, dir_quota(dir, v2));
-        if (memory && (room = dir_room(dir, v2)) < l->memory)
+            l->cpus = lower(l->cpus, dir_quota(s, dir, v2));
+        if (memory && (room = dir_room(s, dir, v2)) < l->memory)
             l->memory = room;
         if (!(slash = strrchr(dir + top, '/')))
             return;
@@ -234,16 +245,19 @@ static void walk(const char *root, const struct mount *m, int v2, const char *cg
 
 void cgroup_limits(const char *root, int cpus, struct cgroup_limits *l)
 {
-    char text[TEXT_LEN], *mounts = NULL, *line, *next, *controllers, *cgroup;
+    char *mounts = NULL, *line, *next, *controllers, *cgroup;
     int k, v2, found = 0;
     struct mount m[3], at;
+    struct scratch *s = malloc(sizeof *s);
 
     l->cpus = 0;
     l->memory = UINTMAX_MAX;
-    if (!read_text(root, "proc/self/cgroup", text, sizeof text, 0))
+    if (!s || !read_text(s, root, "proc/self/cgroup", s->cgroups, TEXT_LEN, 0)) {
+        free(s);
         return;
+    }
     /* "0::PATH" for v2; "ID:CONTROLLERS:PATH" for each v1 hierarchy */
-    for (line = text; line && *line; line = next) {
+    for (line = s->cgroups; line && *line; line = next) {
         if ((next = strchr(line, '\n')) != NULL)
             *next++ = '\0';
         if (!(controllers = strchr(line, ':')) || !(cgroup = strchr(++controllers, ':')))
@@ -255,13 +269,14 @@ void cgroup_limits(const char *root, int cpus, struct cgroup_limits *l)
                 continue;
             if (k == V1_CPU && !cpus)
                 continue;
-            if (!usual_mount(root, k, cgroup, &at)) {
+            if (!usual_mount(s, root, k, cgroup, &at)) {
                 if (!found++)
-                    find_mounts(root, mounts = malloc(MOUNTS_LEN), m);
+                    find_mounts(s, root, mounts = malloc(MOUNTS_LEN), m);
                 at = m[k];
             }
-            walk(root, &at, v2, cgroup, cpus && k != V1_MEMORY, k != V1_CPU, l);
+            walk(s, root, &at, v2, cgroup, cpus && k != V1_MEMORY, k != V1_CPU, l);
         }
     }
     free(mounts);
+    free(s);
 }

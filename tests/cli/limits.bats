@@ -225,6 +225,18 @@ each_fd_limit() {
     done
 }
 
+# ---- stack ----
+
+@test "ulimit -s 24 KiB: small and large files hashed and checked as GNU" {
+    # GNU's md5sum runs from about 16 KiB of stack.  Reading the cgroup's
+    # limits took 17 KiB of ours (src/cgroup.c), and runs crashed below 32.
+    # The sanitizers need far more; under qemu the stack would be qemu's.
+    require_native_mem
+    files
+    same_jobs "$(job_counts 1 2 64)" 'ulimit -s 24; md5sum $J f* nosuch'
+    same_jobs "$(job_counts 1 2 64)" 'ulimit -s 24; md5sum $J -c list'
+}
+
 # ---- thousands of checksum lists (item 6) ----
 
 # 3,000 lists of two entries, as /var/lib/dpkg/info/*.md5sums, over 200
