@@ -5,8 +5,8 @@
  * call spent 320-385 us here, against 250-345; most of it is the kernel's).
  * A path with a space (written \040 in those files) is not unescaped: it is
  * not found, and there is no quota.  The buffers are the heap's, not the
- * stack's: GNU md5sum hashes with 12 KiB of stack (ulimit -s 12), and these
- * took 17 of it. */
+ * stack's: GNU md5sum hashes with 16 KiB of stack (ulimit -s 16), and these
+ * took 17 KiB of it. */
 #include "cgroup.h"
 
 #include <fcntl.h>

@@ -452,7 +452,7 @@ int flow_result(size_t in, struct result *r, int *fd, off_t *size)
     if (done) {
         *r = x->r;
         f.head = in + 1;
-        f.hasher_fds -= x->handed && x->fd >= 0;
+        f.hasher_fds -= x->handed && x->name && x->fd >= 0;
     }
     flow_unlock();
     return done;
@@ -677,6 +677,10 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
     struct input *x = at(in);
 
     if (p->opened || p->handed) {
+        /* A descriptor a hasher opened is counted once, when the flow first
+         * hears of it (opened, or handed back at once), until it is closed
+         * or its result taken (flow_result). */
+        f.hasher_fds += p->fd >= 0 && x->fd < 0;
         x->fd = p->fd;
         x->size = p->size;
         /* Reading ahead an input of one chunk would only cost its hasher a
@@ -688,7 +692,6 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
         if (p->handed)
             unhold_locked(x);
         count_locked(x, p->handed ? 0 : learn_locked(p->size));
-        f.hasher_fds += p->fd >= 0;
         f.stats.opened += !p->handed;
         f.stats.handed += p->handed != 0;
         tell_reader_locked();

@@ -36,7 +36,7 @@ static struct {
 } t;
 
 #define LONE (2 * N_IN)   /* the input alone in the last run */
-#define EARLY_IN (LONE + 14)   /* the first of early() */
+#define EARLY_IN (LONE + 16)   /* the first of early() */
 #define HUGE_IN (EARLY_IN + 5 + N_IN)   /* an input larger than the pre-reader may hold */
 
 static off_t size_of(size_t i)
@@ -186,6 +186,24 @@ static int take_and_hand_back(size_t first)
     flow_unlock();
     bad += flow_reader_next(&r);
     bad += flow_result(first + 2, &res, &fd, &size) != 2 || fd != -1;
+    /* Handed back once opened (a file that cannot be read at an offset):
+     * by name by its hasher, or by the caller.  Once each is the caller's,
+     * no descriptor is counted as the hashers' (flow_hasher_fds). */
+    bad += !flow_add(-1, -1, "name", 0, &in) || in != first + 3;
+    bad += !flow_add(202, 100, NULL, 0, &in) || in != first + 4;
+    flow_lock();
+    bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first + 3;
+    tell(first + 3, (struct flow_report){.opened = 1, .fd = 7, .size = 100});
+    bad += !flow_take_locked(&in, &fd, &size, &name, 0, &t.hasher) || in != first + 4;
+    flow_unlock();
+    bad += flow_hasher_fds() != 1;
+    flow_lock();
+    tell(first + 3, (struct flow_report){.handed = 1, .fd = 7, .size = 100});
+    tell(first + 4, (struct flow_report){.handed = 1, .fd = 202, .size = 100});
+    flow_unlock();
+    bad += flow_result(first + 3, &res, &fd, &size) != 2 || fd != 7;
+    bad += flow_result(first + 4, &res, &fd, &size) != 2 || fd != 202;
+    bad += flow_hasher_fds() != 0;
     return bad;
 }
 
@@ -430,11 +448,12 @@ int main(void)
            AHEAD_WARM, t.n_seen - k, t.hasher_reads - reads, t.most_held);
     k = (size_t)take_and_hand_back(LONE + 1);
     report(k == 0, "flow: warm, an input no one took goes back to the caller when asked, one a "
-           "hasher took does not, and one a hasher hands back comes back unread (%zu wrong)", k);
-    k = (size_t)balance(LONE + 4);
+           "hasher took does not, and one a hasher hands back comes back unread, its descriptor "
+           "no longer counted as the hashers' (%zu wrong)", k);
+    k = (size_t)balance(LONE + 6);
     report(k == 0, "flow: warm, the next input goes to a hasher that holds fewer bytes by %zu MiB, "
            "one not yet opened counted as the mean size (%zu wrong)", (size_t)(BALANCE_SLACK >> 20), k);
-    k = (size_t)joined(LONE + 11);
+    k = (size_t)joined(LONE + 13);
     report(k == 0, "flow: balance holds against a hasher that joined before its first take, not "
            "one that left (%zu wrong)", k);
     k = (size_t)early(EARLY_IN);
