@@ -197,6 +197,7 @@ $(DEP):
 $(B)/fault_preload.so: tests/fault/fault_preload.c
 	$(CC) -shared -fPIC -pthread $(CFLAGS) -o $@ $< -ldl
 
-# Files out of the page cache, many in one process (tests/cli/mechanisms.bats).
+# Files out of the page cache, many in one process (tests/cli/mechanisms.bats,
+# faults.bats; built for the tsan leg too).
 $(B)/evict: tests/fault/evict.c
 	$(CC) $(CFLAGS) -o $@ $<

@@ -220,7 +220,8 @@ tsan_leg() {
         if ! command -v clang >/dev/null 2>&1; then
             note "not ok - tsan leg not run: clang is missing (apt-get install clang)"
         elif ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B=build-tsan CC=clang SANITIZE=thread \
-                build-tsan/md5sum build-tsan/md5test build-tsan/flowtest build-tsan/fault_preload.so; then
+                build-tsan/md5sum build-tsan/md5test build-tsan/flowtest build-tsan/fault_preload.so \
+                build-tsan/evict; then
             note "not ok - tsan leg: the ThreadSanitizer build failed"
         else
             # TSan sleeps a second (atexit_sleep_ms) at the exit of every
