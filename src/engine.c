@@ -83,6 +83,8 @@ static struct {
     struct thread threads[ENGINE_MAX_JOBS];
     unsigned n_threads, fds;         /* inputs open and not yet emitted */
     long fd_limit;                   /* RLIMIT_NOFILE once lanes start; -1: none */
+    size_t kept_past_spare;          /* job + 1 whose input, not a regular file,
+                                      * holds a spare descriptor (open_job) */
     int by_name;                     /* hashers may open inputs (lanes_start) */
     uintmax_t in_sequence;           /* inputs submitted since engine_start */
     engine_tick *tick;
@@ -255,12 +257,13 @@ static int large_inputs(void)
     return e.inputs_known > 0 && e.bytes_known / e.inputs_known >= (uintmax_t)EARLY_MIN;
 }
 
-/* Open job J, or leave it to a later try (0): the flow is full, or a
+/* Open job I, or leave it to a later try (0): the flow is full, or a
  * descriptor is short while inputs of ours are open (one will be freed).
  * Past the first inputs of a sequence, hashers may open it instead.
- * AT_HEAD: J is the oldest, handed back; it is hashed here, in order. */
-static int open_job(struct job *j, int at_head)
+ * AT_HEAD: I is the oldest, handed back; it is hashed here, in order. */
+static int open_job(size_t i, int at_head)
 {
+    struct job *j = job(i);
     int fd, in_order, err;
     off_t size;
 
@@ -273,15 +276,23 @@ static int open_job(struct job *j, int at_head)
         j->state = JOB_INPUT;
         return 1;
     }
+    /* Nothing more is opened ahead of an input holding a spare. */
+    if (!at_head && e.kept_past_spare > e.head)
+        return 0;
     fd = source_open(j->name, &size, &in_order);
     err = errno;
-    /* The last few descriptors are left to the rest of md5sum. */
+    /* The last few descriptors are left to the rest of md5sum.  What is not
+     * a regular file keeps one, though: the open let a FIFO's writer in,
+     * and what it wrote before leaving would go with a close. */
     if ((fd < 0 ? err == EMFILE || err == ENFILE : e.fd_limit > 0 && fd >= e.fd_limit - SPARE_FDS) &&
         ((!at_head && e.fds > 0) || (e.mode == MODE_LANES && flow_hasher_fds() > 0))) {
-        if (fd >= 0)
-            close(fd);
-        e.fd_waits++;
-        return 0;
+        if (fd < 0 || size >= 0) {
+            if (fd >= 0)
+                close(fd);
+            e.fd_waits++;
+            return 0;
+        }
+        e.kept_past_spare = i + 1;
     }
     errno = err;
     j->state = JOB_DONE;
@@ -481,9 +492,9 @@ static int step(void)
     }
     /* Handed back by its hasher, unopened: opened here, at its turn. */
     if (e.head < e.opened && job(e.head)->state == JOB_NEW)
-        return open_job(job(e.head), 1);
+        return open_job(e.head, 1);
     if (e.opened < e.tail && (e.mode != MODE_PLAIN || e.opened == e.head) &&
-        open_job(job(e.opened), 0)) {
+        open_job(e.opened, 0)) {
         e.opened++;
         return 1;
     }
@@ -604,7 +615,7 @@ static void submit(const char *name, const void *tag, size_t tag_len)
         lanes_start(-1);
     if (e.mode == MODE_PLAIN || !copy)
         pump(1);
-    while (e.mode == MODE_LANES && e.opened < e.tail && open_job(job(e.opened), 0))
+    while (e.mode == MODE_LANES && e.opened < e.tail && open_job(e.opened, 0))
         e.opened++;
 }
 

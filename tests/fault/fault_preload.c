@@ -17,6 +17,9 @@
  * - Failing closes: with $CLOSE_FAIL_SIZE set, closing a regular file of
  *   that many bytes closes it and then fails with EIO, as NFS reports a
  *   write-back or server error late.
+ * - Slow FIFO closes: with $FIFO_CLOSE_DELAY_MS set, closing a FIFO first
+ *   waits that many milliseconds, as a busy machine may stall between two
+ *   calls: a writer that an open let in has written and left meanwhile.
  * - Failing fstat: with $FSTAT_FAIL_SIZE set, fstat of a regular file of
  *   that many bytes fails with EIO, as a FUSE daemon's getattr can.
  * - Failing threads: with $THREADS_FAIL_FROM=N set, the Nth call of
@@ -57,6 +60,7 @@
 #include <sys/types.h>
 #include <stdarg.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef ssize_t pread_fn(int, void *, size_t, off64_t);
@@ -224,8 +228,16 @@ int close(int fd)
 {
     const char *size = getenv("CLOSE_FAIL_SIZE");
     struct stat st;
+    const char *delay = getenv("FIFO_CLOSE_DELAY_MS");
     int fail = size && real_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                st.st_size == (off_t)strtoll(size, NULL, 10);
+
+    if (delay && real_fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        long ms = atol(delay);
+        struct timespec ts = {ms / 1000, ms % 1000 * 1000000L};
+
+        nanosleep(&ts, NULL);
+    }
 
     if (((close_fn *)dlsym(RTLD_NEXT, "close"))(fd) != 0)
         return -1;
