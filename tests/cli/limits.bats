@@ -207,23 +207,28 @@ each_fd_limit() {
     require_native_fds
     require_gnu
     head -c 1000 /dev/urandom > src
-    local i j f pid call fds
+    local i j f pid call fds pids
     for f in slow fifo2 fifo3 fifo4; do "$GNU_MD5SUM" src | sed "s/src\$/$f/"; done > expected
     for j in $(grid_jobs 1 2 8); do
         rm -f slow fifo2 fifo3 fifo4 go && mkfifo slow fifo2 fifo3 fifo4
-        { until [ -e go ]; do sleep 0.01; done; cat src; } > slow &
-        for f in fifo2 fifo3 fifo4; do timeout 20 sh -c "cat src > $f" & done
+        # Its own jobs waited for by number: bats' BATS_TEST_TIMEOUT
+        # watchdog is a job of this shell too.
+        timeout 20 sh -c '{ until [ -e go ]; do sleep 0.01; done; cat src; } > slow' &
+        pids=$!
+        for f in fifo2 fifo3 fifo4; do timeout 20 sh -c "cat src > $f" & pids="$pids $!"; done
         ( eval "$(fds 7 4)"; exec timeout 20 "$MD5SUM" -j "$j" slow fifo2 fifo3 fifo4 > out ) &
+        pids="$pids $!"
         # Until it waits for the first to be written (poll, or ppoll: x86-64
         # 7 and 271, aarch64 73), or 20 s have passed.
         for ((i = 0; i < 2000; i++)); do
-            pid=$(pgrep -P $! -x md5sum) && read -r call _ < "/proc/$pid/syscall" &&
+            pid=$(pgrep -P "${pids##* }") && read -r call _ < "/proc/$pid/syscall" &&
                 [[ " 7 271 73 " == *" $call "* ]] && break
             sleep 0.01
         done
         fds=$(ls "/proc/$pid/fd" | awk '$1 < 7' | wc -l)
         touch go
-        wait
+        # shellcheck disable=SC2086  # a list of numbers
+        wait $pids
         echo "-j $j: $fds descriptors of 7 open"
         [ "$fds" -le 6 ]
         cmp out expected
