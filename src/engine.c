@@ -66,8 +66,6 @@ struct job {
     int fd;                          /* once opened */
     off_t size;                      /* once opened; -1: not a regular file */
     size_t input;                    /* JOB_INPUT: the flow's index */
-    size_t since;                    /* the oldest job not emitted when it
-                                      * came, or when it was opened here */
     struct result r;                 /* JOB_DONE */
 };
 
@@ -83,8 +81,6 @@ static struct {
     struct thread threads[ENGINE_MAX_JOBS];
     unsigned n_threads, fds;         /* inputs open and not yet emitted */
     long fd_limit;                   /* RLIMIT_NOFILE once lanes start; -1: none */
-    size_t kept_past_spare;          /* job + 1 whose input, not a regular file,
-                                      * holds a spare descriptor (open_job) */
     int by_name;                     /* hashers may open inputs (lanes_start) */
     uintmax_t in_sequence;           /* inputs submitted since engine_start */
     engine_tick *tick;
@@ -259,7 +255,8 @@ static int large_inputs(void)
 
 /* Open job I, or leave it to a later try (0): the flow is full, or a
  * descriptor is short while inputs of ours are open (one will be freed).
- * Past the first inputs of a sequence, hashers may open it instead.
+ * Past the first inputs of a sequence, hashers may open it instead.  What
+ * is not a regular file is opened only at its turn (source_open).
  * AT_HEAD: I is the oldest, handed back; it is hashed here, in order. */
 static int open_job(size_t i, int at_head)
 {
@@ -276,23 +273,17 @@ static int open_job(size_t i, int at_head)
         j->state = JOB_INPUT;
         return 1;
     }
-    /* Nothing more is opened ahead of an input holding a spare. */
-    if (!at_head && e.kept_past_spare > e.head)
-        return 0;
-    fd = source_open(j->name, &size, &in_order);
+    fd = source_open(j->name, i != e.head, &size, &in_order);
     err = errno;
-    /* The last few descriptors are left to the rest of md5sum.  What is not
-     * a regular file keeps one, though: the open let a FIFO's writer in,
-     * and what it wrote before leaving would go with a close. */
+    if (fd == -2)   /* JOB_NEW, opened at its turn (step) */
+        return 1;
+    /* The last few descriptors are left to the rest of md5sum. */
     if ((fd < 0 ? err == EMFILE || err == ENFILE : e.fd_limit > 0 && fd >= e.fd_limit - SPARE_FDS) &&
         ((!at_head && e.fds > 0) || (e.mode == MODE_LANES && flow_hasher_fds() > 0))) {
-        if (fd < 0 || size >= 0) {
-            if (fd >= 0)
-                close(fd);
-            e.fd_waits++;
-            return 0;
-        }
-        e.kept_past_spare = i + 1;
+        if (fd >= 0)
+            close(fd);
+        e.fd_waits++;
+        return 0;
     }
     errno = err;
     j->state = JOB_DONE;
@@ -302,7 +293,6 @@ static int open_job(size_t i, int at_head)
         return 1;
     e.fds++;
     j->fd = fd;
-    j->since = e.head;
     j->size = size;
     e.bytes_known += size > 0 ? (uintmax_t)size : 0;
     j->state = JOB_IN_ORDER;
@@ -317,57 +307,6 @@ static int open_job(size_t i, int at_head)
                        &j->input);
     }
     return 1;
-}
-
-/* The FIFOs read here, each by job number + 1 (0: none), in a ring as long
- * as the jobs' (fifo_turn). */
-static struct fifo_read {
-    size_t job;
-    dev_t dev;
-    ino_t ino;
-} fifo_reads[FLOW_INPUTS];
-
-/* J's turn, at the head, its descriptor opened ahead of it (by us or a
- * hasher).  If a FIFO: did a job read the same FIFO since J's descriptor
- * may have been opened?  That descriptor then saw the job's writer leave,
- * and reads as ended.  GNU opens a FIFO again each time it is named, and
- * waits for its next writer: so J's is opened again, before the old one is
- * closed (what a writer left in the FIFO meanwhile stays).  Each FIFO read
- * is remembered. */
-static void fifo_turn(struct job *j)
-{
-    struct stat st;
-    const struct fifo_read *r;
-    int fd, in_order, err;
-    size_t i;
-
-    if (j->size >= 0 || j->fd == STDIN_FILENO || fstat(j->fd, &st) != 0 || !S_ISFIFO(st.st_mode))
-        return;
-    for (i = j->since; i < e.head; i++) {
-        r = &fifo_reads[i % FLOW_INPUTS];
-        if (r->job == i + 1 && r->dev == st.st_dev && r->ino == st.st_ino)
-            break;
-    }
-    if (i < e.head) {
-        fd = source_open(j->name, &j->size, &in_order);
-        if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {   /* the old one's, then */
-            close(j->fd);
-            j->fd = -1;
-            fd = source_open(j->name, &j->size, &in_order);
-        }
-        err = errno;
-        if (j->fd >= 0)
-            close(j->fd);
-        if ((j->fd = fd) < 0) {
-            e.fds--;
-            j->state = JOB_DONE;
-            j->r.status = RESULT_OPEN_FAILED;
-            j->r.err = err;
-            return;
-        }
-        e.bytes_known += j->size > 0 ? (uintmax_t)j->size : 0;
-    }
-    fifo_reads[e.head % FLOW_INPUTS] = (struct fifo_read){e.head + 1, st.st_dev, st.st_ino};
 }
 
 /* hash_rest: ABSORBED bytes of the head are hashed; tick between reads. */
@@ -485,12 +424,11 @@ static int step(void)
 {
     if (e.head < e.tail && job(e.head)->state == JOB_IN_ORDER) {
         e.flush(e.arg);
-        fifo_turn(job(e.head));
-        if (job(e.head)->state == JOB_IN_ORDER)
-            hash_plain(job(e.head));
+        hash_plain(job(e.head));
         return 1;
     }
-    /* Handed back by its hasher, unopened: opened here, at its turn. */
+    /* Left for its turn, or handed back by its hasher unopened: opened
+     * here, now. */
     if (e.head < e.opened && job(e.head)->state == JOB_NEW)
         return open_job(e.head, 1);
     if (e.opened < e.tail && (e.mode != MODE_PLAIN || e.opened == e.head) &&
@@ -601,7 +539,6 @@ static void submit(const char *name, const void *tag, size_t tag_len)
     j->copy = copy;
     j->fd = -1;
     j->size = -1;
-    j->since = e.head;
     if (tag_len > 0)
         memcpy(j->tag, tag, tag_len < TAG_MAX ? tag_len : TAG_MAX);
     if (!name) {

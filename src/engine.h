@@ -4,9 +4,11 @@
  * back; what the page cache holds is read and hashed on every CPU, side by
  * side in SIMD lanes.  Standard input, anything that is not a regular file
  * (a FIFO, a terminal) and the file the results go to are read only once
- * every result before them is out.  Every result, error or digest, reaches
- * the caller's callback in submission order, in the caller's thread;
- * threads, buffers and lanes are the engine's own business.
+ * every result before them is out; what is not a regular file is opened
+ * only then too (a FIFO's open lets its writer in).  Every result, error
+ * or digest, reaches the caller's callback in submission order, in the
+ * caller's thread; threads, buffers and lanes are the engine's own
+ * business.
  */
 #ifndef MD5SUM_ENGINE_H
 #define MD5SUM_ENGINE_H

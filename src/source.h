@@ -12,12 +12,14 @@
  * is set for what must be read only once every earlier result is out: "-",
  * anything that is not a regular file (reading it may wait, or its writer
  * may wait for those results), and the file standard output or standard
- * error goes to (it holds those results). */
-int source_open(const char *name, off_t *size, int *in_order);
+ * error goes to (it holds those results).  AHEAD: the input's turn has not
+ * come, and what is not a regular file is not opened before it: -2, nothing
+ * opened. */
+int source_open(const char *name, int ahead, off_t *size, int *in_order);
 
-/* source_open from any thread: -2 (nothing opened) for a name only the
- * main thread may open (source_open), fdview.h's fdview_open_quick.  Call
- * source_init first, in the main thread. */
+/* source_open ahead, from any thread: -2 (nothing opened) also for a name
+ * only the main thread may open (source_open), fdview.h's fdview_open_quick.
+ * Call source_init first, in the main thread. */
 int source_open_quick(const char *name, off_t *size, int *in_order);
 void source_init(void);
 

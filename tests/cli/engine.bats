@@ -59,10 +59,9 @@ sanitized() {
 @test "a FIFO named twice and removed before its second turn: the open at that turn fails, as GNU's" {
     mkfifo fifo gate
     local j
-    # Both names are opened ahead; at the second's turn the FIFO is opened
-    # again by name (the descriptor ahead would read the first writer's end
-    # of file), and the name is gone.  GNU opens it only then.  The second
-    # input, another FIFO, holds that turn back until the first is removed.
+    # Neither name is opened before its turn, as GNU opens them: at the
+    # second's, the name is gone.  The second input, another FIFO, holds that
+    # turn back until the first is removed.
     for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
         same 'md5sum fifo gate fifo > out & p=$!
@@ -73,12 +72,12 @@ sanitized() {
     done
 }
 
-@test "a FIFO named twice past a sequence's first 64 inputs, opened ahead by hashers: each time its next writer's data" {
+@test "a FIFO named twice past a sequence's first 64 inputs, where hashers open what they take: each time its next writer's data" {
     local i j
     for i in $(seq 100 179); do echo "$i" > "r$i"; done
     mkfifo fifo
-    # Past the first 64 inputs hashers open what they take, the FIFO too,
-    # both times, long before its turn; the second writer comes only once
+    # Past the first 64 inputs hashers open what they take, but hand the
+    # FIFO back, both times, for its turn; the second writer comes only once
     # the first FIFO's line and nine more are out.
     for j in $(job_counts 1 2 8); do
         ours_jobs "$j"
@@ -88,6 +87,42 @@ sanitized() {
                   timeout 20 sh -c "echo writer $n > fifo"; echo "writer $n: $?"
               done
               wait $p; echo "exit $?"; cat out'
+    done
+}
+
+# A FIFO's writers one after another, 0.1 s apart (a loop that serves each
+# reader once), and a gate, a FIFO before it, written once both writers
+# are done or after 0.5 s.  GNU opens the FIFO only after the gate: its first
+# writer waits until then, and each of the FIFO's turns reads one writer.
+# An open ahead of its turn lets the first in at once, and the second after
+# it, into the same open: its first turn reads both.
+fifo_writers='rm -f done; { for n in 1 2; do timeout 20 sh -c "echo writer $n > fifo"; sleep 0.1; done; touch done; } &
+    RUN & p=$!
+    for i in $(seq 10); do [ -e done ] && break; sleep 0.05; done
+    echo gate > gate; wait $p; echo "exit $?"; wait'
+
+@test "a FIFO whose writers come one after another, its turn after another FIFO's: each turn reads one writer, as GNU opens it only then" {
+    local i j args
+    for i in $(seq 100 179); do echo "$i" > "r$i"; done
+    mkfifo gate fifo
+    # Past a sequence's first 64 inputs hashers open what they take, by name.
+    for args in 'gate r100 fifo r101 fifo' 'r1* gate fifo r100 fifo'; do
+        for j in $(job_counts 1 2 8); do
+            ours_jobs "$j"
+            same "${fifo_writers/RUN/timeout 20 md5sum $args}"
+        done
+    done
+}
+
+@test "FIFO writers one after another, in check mode: each turn reads one writer, as GNU" {
+    mkfifo gate fifo
+    echo gate | "$GNU_MD5SUM" | sed 's/-$/gate/' > list
+    echo writer 1 | "$GNU_MD5SUM" | sed 's/-$/fifo/' >> list
+    echo writer 2 | "$GNU_MD5SUM" | sed 's/-$/fifo/' >> list
+    local j
+    for j in $(job_counts 1 2 8); do
+        ours_jobs "$j"
+        same "${fifo_writers/RUN/timeout 20 md5sum -c list}"
     done
 }
 

@@ -350,28 +350,6 @@ shrunk_below() {
     done
 }
 
-@test "a FIFO named twice whose reopening finds no descriptor free: the one held for it is given up first, as GNU holds one" {
-    need_preload
-    printf abc > a
-    mkfifo fifo
-    # The FIFO is opened ahead for each of its names; at the second's turn it
-    # is opened again (the one ahead would read the first writer's end of
-    # file), and that third open fails with EMFILE (fault_preload.c), as
-    # when the last descriptor is taken.  GNU opens each name at its turn,
-    # after closing the last: it runs without the preload.  Each writer
-    # comes once the results before its turn are out (up to 20 s).
-    local j script=': > out; RUN fifo a fifo > out & p=$!
-        for n in 1 2; do
-            timeout 20 sh -c "echo writer $n > fifo"; echo "writer $n: $?"
-            for i in $(seq 400); do [ "$(wc -l < out)" -ge $((n + 1)) ] && break; sleep 0.05; done
-        done
-        wait $p; echo "exit $?"; cat out'
-    for j in $(job_counts 1 2 8); do
-        ours_jobs "$j"
-        same_with "${script/RUN/FIFO_OPEN_FAILS=3 LD_PRELOAD=$preload md5sum}" "${script/RUN/md5sum}"
-    done
-}
-
 @test "files that cannot say what they are (fstat failing, as a FUSE daemon's can): hashed in order, as GNU, which never asks" {
     need_preload
     # fstat of a file of 12345 bytes fails (tests/fault/fault_preload.c).

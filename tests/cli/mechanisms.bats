@@ -709,9 +709,9 @@ memory_limit() {
     mkfifo p
     ln -s /proc/self/fd/0 viafd
     warm f*
-    # A FIFO (not a regular file), a name through a magic link (only the
-    # caller's fdview may open it), a missing file, among them: each handed
-    # back or failed in its place.
+    # A FIFO (not a regular file: opened only at its turn), a name through a
+    # magic link (only the caller's fdview may open it), a missing file,
+    # among them: each handed back or failed in its place.
     same '(printf "fifo data" > p &); md5sum f1?? p f2?? viafd nosuch f0* < /dev/null'
     (printf 'fifo data' > p &)
     stats -j2 f1?? p f2?? viafd nosuch f0* < /dev/null

@@ -36,10 +36,6 @@
  * - No mappings of files: with $MMAP_UNSUPPORTED set, mmap of a file
  *   descriptor fails with ENODEV, as on a FUSE file system that reads
  *   directly (direct_io), in a program named md5sum.
- * - No descriptor for a FIFO: with $FIFO_OPEN_FAILS=N set, the Nth open of
- *   a FIFO (openat2, or open where openat2 is refused; counted from the
- *   program's start) fails with EMFILE, as when the last descriptor is
- *   taken.
  * - Not seekable: with $NONSEEKABLE_SIZE set, pread and preadv2 of a
  *   regular file of that many bytes fail with ESPIPE, as for a file opened
  *   nonseekable (tracefs's, a FUSE daemon's); read reads it.
@@ -283,37 +279,8 @@ int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
     return ((sched_getaffinity_fn *)dlsym(RTLD_NEXT, "sched_getaffinity"))(pid, size, set);
 }
 
-/* FD, just opened: closed, and the open failed with EMFILE, if it is the
- * FIFO open $FIFO_OPEN_FAILS names.  Returns FD or -1. */
-static long fifo_open_fails(long fd)
-{
-    static int opens;
-    const char *nth = getenv("FIFO_OPEN_FAILS");
-    struct stat st;
-
-    if (fd < 0 || !nth || real_fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode) ||
-        __atomic_add_fetch(&opens, 1, __ATOMIC_SEQ_CST) != atoi(nth))
-        return fd;
-    ((close_fn *)dlsym(RTLD_NEXT, "close"))((int)fd);
-    errno = EMFILE;
-    return -1;
-}
-
 /* md5sum is built with _FILE_OFFSET_BITS=64 (the Makefile): it calls
- * open64 and mmap64, never open or mmap. */
-typedef int open_fn(const char *, int, ...);
-
-int open64(const char *name, int flags, ...)
-{
-    va_list ap;
-    int mode;
-
-    va_start(ap, flags);
-    mode = va_arg(ap, int);
-    va_end(ap);
-    return (int)fifo_open_fails(((open_fn *)dlsym(RTLD_NEXT, "open64"))(name, flags, mode));
-}
-
+ * mmap64, never mmap. */
 typedef void *mmap_fn(void *, size_t, int, int, int, off64_t);
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
@@ -342,8 +309,6 @@ long syscall(long n, ...)
         errno = strcmp(getenv("CACHESTAT_UNSUPPORTED"), "EPERM") == 0 ? EPERM : ENOSYS;
         return -1;
     }
-    if (n == 437)   /* openat2 */
-        return fifo_open_fails(((syscall_fn *)dlsym(RTLD_NEXT, "syscall"))(n, a[0], a[1], a[2], a[3], a[4], a[5]));
     return ((syscall_fn *)dlsym(RTLD_NEXT, "syscall"))(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
