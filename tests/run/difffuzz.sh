@@ -5,10 +5,10 @@
 # hundreds of small ones, directories, dangling links), a mode (hashing; -c
 # over a list GNU wrote and then mutated: flipped digits, upper case, CRLF,
 # tags, escapes, comments, broken lines), options (valid and conflicting),
-# operands (missing, repeated, "-" from a file, a FIFO fed by a writer), a
-# locale with GNU's messages, and where the output goes (a file, /dev/full,
-# closed), now and then with few descriptors (ulimit -n) or little address
-# space (ulimit -v) for both.  Ours runs with a random --jobs, and
+# operands (missing, repeated, "-" from a file, a FIFO fed by a writer, or
+# named twice and fed by two in turn), a locale with GNU's messages, and
+# where the output goes (a file, /dev/full, closed), now and then with few
+# descriptors (ulimit -n) or little address space (ulimit -v) for both.  Ours runs with a random --jobs, and
 # sometimes reads its operands by --files0-from; GNU, which has neither
 # option, runs without, its operands on its command line.  Both run through
 # links named md5sum, so the program name in diagnostics is the same.  The
@@ -121,7 +121,7 @@ bad_opts=(-x --bogus --tag=1 --s --st --t --ta --b --check=x -)
 # one_case N: make, run and compare case N.  Returns 1 on a difference.
 one_case() {
     local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from files0=0 limits
-    local fifo_from='' writer
+    local fifo_from='' fifo_again='' writer
     rm -rf "$dir" && mkdir -p "$dir/in"
     make_files "$dir/in"
     if chance 55; then
@@ -132,12 +132,18 @@ one_case() {
         for ((i = 0; i < n; i++)); do
             if chance 10; then ops+=(nosuch); elif chance 8; then ops+=(-); else ops+=("${FILES[RANDOM % ${#FILES[@]}]}"); fi
         done
-        # A FIFO, named once (a second open would wait for a writer that
-        # never comes, in GNU's as in ours), fed a file by a writer.
+        # A FIFO, fed a file by a writer; now and then named twice, and fed
+        # another by a second writer that comes 0.3 s after the first left
+        # (GNU opens it at each turn: each reads one writer's file).
         if chance 10; then
             i=$((RANDOM % (${#ops[@]} + 1)))
             ops=("${ops[@]:0:i}" fifo "${ops[@]:i}")
             fifo_from=$(pick "${FILES[@]}")
+            if chance 40; then
+                i=$((i + 1 + RANDOM % (${#ops[@]} - i)))
+                ops=("${ops[@]:0:i}" fifo "${ops[@]:i}")
+                fifo_again=$(pick "${FILES[@]}")
+            fi
         fi
         cmd=("${opts[@]}")
         [ ${#ops[@]} -eq 0 ] || cmd+=(-- "${ops[@]}")
@@ -180,7 +186,9 @@ one_case() {
         local args=("${cmd[@]}") rc
         if [ -n "$fifo_from" ]; then
             rm -f "$dir/in/fifo" && mkfifo "$dir/in/fifo"
-            cat "$dir/in/$fifo_from" > "$dir/in/fifo" 2> /dev/null &
+            # timeout: killed, it takes its group with it (a cat waiting).
+            timeout 60 sh -c 'cat "$1" > "$3"; [ -z "$2" ] || { sleep 0.3; cat "$2" > "$3"; }' \
+                sh "$dir/in/$fifo_from" "${fifo_again:+$dir/in/$fifo_again}" "$dir/in/fifo" 2> /dev/null &
             writer=$!
         fi
         [ "$who" = gnu ] || [ "$files0" = 0 ] || args=("${opts[@]}" --files0-from=../names0)
@@ -215,7 +223,7 @@ one_case() {
     if ! cmp -s "$dir/ours.out" "$dir/gnu.out" || ! cmp -s "$dir/ours.err" "$dir/gnu.err"; then
         echo "difffuzz: case $1 differs (kept in $dir)"
         echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from limits=$limits" \
-             "${fifo_from:+fifo fed $fifo_from }--jobs=$jobs (ours only)" \
+             "${fifo_from:+fifo fed $fifo_from${fifo_again:+ then $fifo_again} }--jobs=$jobs (ours only)" \
              "$([ "$files0" = 0 ] || echo "--files0-from (ours only, the operands)")"
         printf '  md5sum'; printf ' %q' "${cmd[@]}"; echo
         diff <(od -c "$dir/gnu.out") <(od -c "$dir/ours.out") | head -20
