@@ -195,20 +195,44 @@ same() {
 # --files0-from list, against the same names as operands).
 same_with() {
     require_gnu
+    kept_run ours "$1"
+    kept_run gnu "$2"
+    kept_same "$1"
+}
+
+# same_jobs "J..." SCRIPT [GNU_SCRIPT]: like same (same_with), with ours at
+# each thread count of job_counts J... in turn, and GNU's run once: it has
+# no -j, so its output is the same for each.  Ours stays at the last count.
+same_jobs() {
+    require_gnu
+    local j
+    kept_run gnu "${3:-$2}"
+    for j in $(job_counts $1); do
+        ours_jobs "$j"
+        kept_run ours "$2"
+        kept_same "$2" " (ours at -j $j)" || return 1
+    done
+}
+
+# kept_run WHO SCRIPT: WHO (ours or gnu) runs SCRIPT; its stdout, and its
+# stderr with the exit status after it, are kept for kept_same.
+kept_run() {
+    local t=$BATS_TEST_TMPDIR rc=0
+    "$1" "$2" > "$t/$1.out" 2> "$t/$1.err" || rc=$?
+    echo "exit $rc" >> "$t/$1.err"
+}
+
+# kept_same SCRIPT [WHERE]: fail unless the outputs kept of ours and of GNU
+# are identical, byte for byte.
+kept_same() {
     local t=$BATS_TEST_TMPDIR
-    local rc=0
-    ours "$1" > "$t/ours.out" 2> "$t/ours.err" || rc=$?
-    echo "exit $rc" >> "$t/ours.err"
-    rc=0
-    gnu "$2" > "$t/gnu.out" 2> "$t/gnu.err" || rc=$?
-    echo "exit $rc" >> "$t/gnu.err"
     if ! cmp -s "$t/ours.out" "$t/gnu.out"; then
-        echo "stdout differs for: $1"
+        echo "stdout differs${2:-} for: $1"
         diff <(od -An -c "$t/gnu.out") <(od -An -c "$t/ours.out") | head -n 40
         return 1
     fi
     if ! cmp -s "$t/ours.err" "$t/gnu.err"; then
-        echo "stderr or exit status differs for: $1"
+        echo "stderr or exit status differs${2:-} for: $1"
         diff "$t/gnu.err" "$t/ours.err" | head -n 40
         return 1
     fi

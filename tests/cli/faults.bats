@@ -174,14 +174,10 @@ same_shape() {
     "$GNU_MD5SUM" f g > ok
     "$GNU_MD5SUM" f > half
     echo "$BAD  g" >> half
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same '( md5sum -c --quiet ok; echo "rc=$?" >&2 ) | true'
-        same '( md5sum -c --status ok half; echo "rc=$?" >&2 ) | true'
-        same '( md5sum nosuch .; echo "rc=$?" >&2 ) | true'
-        same '( md5sum -c --quiet nosuch-list; echo "rc=$?" >&2 ) | true'
-    done
+    same_jobs "1 2 8 64" '( md5sum -c --quiet ok; echo "rc=$?" >&2 ) | true'
+    same_jobs "1 2 8 64" '( md5sum -c --status ok half; echo "rc=$?" >&2 ) | true'
+    same_jobs "1 2 8 64" '( md5sum nosuch .; echo "rc=$?" >&2 ) | true'
+    same_jobs "1 2 8 64" '( md5sum -c --quiet nosuch-list; echo "rc=$?" >&2 ) | true'
 }
 
 @test "SIGPIPE ignored with --tag and -z: write error, later operands still processed" {
@@ -304,21 +300,15 @@ shrunk_below() {
     "$GNU_MD5SUM" big* > list
     cp list gnu/list
     # Not -j8: a debugging run saw no failing file handed over there.
-    local j run="FAIL_AT=2097152 LD_PRELOAD=$preload md5sum"
-    for j in $(job_counts 1 2 3); do
-        ours_jobs "$j"
-        same_with "$run big* big*" 'cd gnu && md5sum big* big*'
-        same_with "$run -c list" 'cd gnu && md5sum -c list'
-    done
+    local run="FAIL_AT=2097152 LD_PRELOAD=$preload md5sum"
+    same_jobs "1 2 3" "$run big* big*" 'cd gnu && md5sum big* big*'
+    same_jobs "1 2 3" "$run -c list" 'cd gnu && md5sum -c list'
     # From a cold cache: with hashers on threads the reader pre-reads the
     # inputs in order (src/flow.h), and its failing reads are left to
     # whoever reads each input next.
     sync big*
     local evict='for f in big*; do dd if="$f" iflag=nocache count=0 status=none; done;'
-    for j in $(job_counts 1 2 3); do
-        ours_jobs "$j"
-        same_with "$evict $run big*" 'cd gnu && md5sum big*'
-    done
+    same_jobs "1 2 3" "$evict $run big*" 'cd gnu && md5sum big*'
 }
 
 @test "files whose close fails (EIO, as NFS reports late), alone or among others, on every path: GNU's error, no digest, the rest hashed" {
@@ -340,14 +330,11 @@ shrunk_below() {
     done
     "$GNU_MD5SUM" f* > list
     cp list gnu/list
-    local j run="CLOSE_FAIL_SIZE=12345 LD_PRELOAD=$preload md5sum"
-    for j in $(job_counts 1 2 3); do
-        ours_jobs "$j"
-        same_with "$run f14" 'cd gnu && md5sum f14'
-        same_with "$run f14 f15" 'cd gnu && md5sum f14 f15'
-        same_with "$run f*" 'cd gnu && md5sum f*'
-        same_with "$run -c list" 'cd gnu && md5sum -c list'
-    done
+    local run="CLOSE_FAIL_SIZE=12345 LD_PRELOAD=$preload md5sum"
+    same_jobs "1 2 3" "$run f14" 'cd gnu && md5sum f14'
+    same_jobs "1 2 3" "$run f14 f15" 'cd gnu && md5sum f14 f15'
+    same_jobs "1 2 3" "$run f*" 'cd gnu && md5sum f*'
+    same_jobs "1 2 3" "$run -c list" 'cd gnu && md5sum -c list'
 }
 
 @test "files that cannot say what they are (fstat failing, as a FUSE daemon's can): hashed in order, as GNU, which never asks" {
@@ -355,13 +342,10 @@ shrunk_below() {
     # fstat of a file of 12345 bytes fails (tests/fault/fault_preload.c).
     sized_files 49
     "$GNU_MD5SUM" f* > list
-    local j run="FSTAT_FAIL_SIZE=12345 LD_PRELOAD=$preload md5sum"
-    for j in $(job_counts 1 2 3); do
-        ours_jobs "$j"
-        same_with "$run f14" 'md5sum f14'
-        same_with "$run f*" 'md5sum f*'
-        same_with "$run -c list" 'md5sum -c list'
-    done
+    local run="FSTAT_FAIL_SIZE=12345 LD_PRELOAD=$preload md5sum"
+    same_jobs "1 2 3" "$run f14" 'md5sum f14'
+    same_jobs "1 2 3" "$run f*" 'md5sum f*'
+    same_jobs "1 2 3" "$run -c list" 'md5sum -c list'
 }
 
 @test "files that cannot be read at an offset (ESPIPE, as tracefs's or a FUSE daemon's nonseekable ones): read in order, as GNU reads every file" {
@@ -372,16 +356,13 @@ shrunk_below() {
     # cache, where the reader reads and pre-reads them in order.
     sized_files 89
     "$GNU_MD5SUM" f* > list
-    local j run="NONSEEKABLE_SIZE=12345 LD_PRELOAD=$preload md5sum"
+    local run="NONSEEKABLE_SIZE=12345 LD_PRELOAD=$preload md5sum"
     local evict=''
     [ "$(stat -f -c %T .)" = tmpfs ] || evict="$(dirname "$MD5SUM")/evict f* &&"
-    for j in $(job_counts 1 2 8); do
-        ours_jobs "$j"
-        same_with "$run f14" 'md5sum f14'
-        same_with "$run f*" 'md5sum f*'
-        same_with "$run -c list" 'md5sum -c list'
-        same_with "$evict $run f*" 'md5sum f*'
-    done
+    same_jobs "1 2 8" "$run f14" 'md5sum f14'
+    same_jobs "1 2 8" "$run f*" 'md5sum f*'
+    same_jobs "1 2 8" "$run -c list" 'md5sum -c list'
+    same_jobs "1 2 8" "$evict $run f*" 'md5sum f*'
 }
 
 @test "a listed file that is unreadable, as an unprivileged user, then good entries" {

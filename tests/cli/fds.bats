@@ -24,6 +24,11 @@ same_fds() {
     same "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; $1"
 }
 
+# same_fds_jobs "J..." SCRIPT: the same, with ours at each of J... (same_jobs).
+same_fds_jobs() {
+    same_jobs "$1" "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; $2"
+}
+
 # ours_jobs through sh: bash started with fd 2 closed leaves its script open
 # there across the exec, and /dev/stderr would reach it.  Under an
 # EXEC_WRAPPER (a sh script already), ours_jobs.
@@ -48,33 +53,21 @@ files() {
 
 @test "names of descriptors not open do not reach the inputs opened ahead" {
     files
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum a b c /dev/fd/3 /dev/fd/4'
-        same_fds 'md5sum big a big b /dev/fd/3 /dev/fd/4 /dev/fd/5 /dev/fd/6 c'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum a b c /dev/fd/3 /dev/fd/4'
+    same_fds_jobs "1 2 8 64" 'md5sum big a big b /dev/fd/3 /dev/fd/4 /dev/fd/5 /dev/fd/6 c'
 }
 
 @test "inherited descriptors are reached, the numbers between them are not" {
     files
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum a /dev/fd/3 b /dev/fd/4 /dev/fd/5 /dev/fd/6 3<c 5<b'
-        same_fds 'md5sum a b /dev/fd/9 /dev/fd/3 /dev/fd/9 9<big'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum a /dev/fd/3 b /dev/fd/4 /dev/fd/5 /dev/fd/6 3<c 5<b'
+    same_fds_jobs "1 2 8 64" 'md5sum a b /dev/fd/9 /dev/fd/3 /dev/fd/9 9<big'
 }
 
 @test "/dev/stdin and /dev/fd/0 closed: not open, not our placeholder" {
     files
     ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum /dev/stdin <&-'
-        same_fds 'md5sum a /dev/stdin b /dev/fd/0 - <&-'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum /dev/stdin <&-'
+    same_fds_jobs "1 2 8 64" 'md5sum a /dev/stdin b /dev/fd/0 - <&-'
 }
 
 @test "/dev/stdout and /dev/stderr closed: not open, not our placeholders" {
@@ -91,46 +84,30 @@ files() {
 
 @test "/dev/stdin, /dev/stdout and /dev/stderr open to files reach those files" {
     files
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum /dev/stdin a /dev/fd/0 /dev/fd/3 < b'
-        same_fds 'md5sum /dev/stdout /dev/fd/3 > out; echo "exit $?"; cat out'
-        same_fds 'md5sum /dev/stderr /dev/fd/3 2> err; echo "exit $?"; cat err'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum /dev/stdin a /dev/fd/0 /dev/fd/3 < b'
+    same_fds_jobs "1 2 8 64" 'md5sum /dev/stdout /dev/fd/3 > out; echo "exit $?"; cat out'
+    same_fds_jobs "1 2 8 64" 'md5sum /dev/stderr /dev/fd/3 2> err; echo "exit $?"; cat err'
 }
 
 @test "/dev/stdin open to a pipe reaches the pipe" {
     files
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'printf xyz | md5sum a /dev/stdin b /dev/fd/3'
-        same_fds 'printf xyz | md5sum - /dev/stdin /dev/fd/4 a'
-    done
+    same_fds_jobs "1 2 8 64" 'printf xyz | md5sum a /dev/stdin b /dev/fd/3'
+    same_fds_jobs "1 2 8 64" 'printf xyz | md5sum - /dev/stdin /dev/fd/4 a'
 }
 
 @test "/proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N and /proc/PID/task/TID/fd/N" {
     files
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum a /proc/self/fd/3 b /proc/self/fd/4 /proc/thread-self/fd/3 /proc/thread-self/fd/5 3<c'
-        # exec: the shell's pid becomes md5sum's; the numbers are masked.
-        same_fds 'bash -c '\''exec md5sum a b /proc/$$/fd/3 /proc/$$/task/$$/fd/3 /proc/$$/fd/4 /proc/$$/task/$$/fd/5'\'' 3<c 2>&1 |
-                  sed -E "s,/proc/[0-9]+/,/proc/PID/,; s,/task/[0-9]+/,/task/TID/,"; echo "exit ${PIPESTATUS[0]}"'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum a /proc/self/fd/3 b /proc/self/fd/4 /proc/thread-self/fd/3 /proc/thread-self/fd/5 3<c'
+    # exec: the shell's pid becomes md5sum's; the numbers are masked.
+    same_fds_jobs "1 2 8 64" 'bash -c '\''exec md5sum a b /proc/$$/fd/3 /proc/$$/task/$$/fd/3 /proc/$$/fd/4 /proc/$$/task/$$/fd/5'\'' 3<c 2>&1 |
+              sed -E "s,/proc/[0-9]+/,/proc/PID/,; s,/task/[0-9]+/,/task/TID/,"; echo "exit ${PIPESTATUS[0]}"'
 }
 
 @test "another process's descriptors are its own, not ours" {
     files
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        # The shell waiting for md5sum holds none from 3 up.
-        same_fds 'cd /proc/self/fd && md5sum 3 4 /dev/fd/4 3</dev/null'
-        same_fds 'exec 6< b; md5sum a b "/proc/$$/fd/6" /dev/fd/6 /dev/fd/4 2>&1 | sed "s,/proc/[0-9]*/,/proc/PID/,"; echo "exit ${PIPESTATUS[0]}"'
-    done
+    # The shell waiting for md5sum holds none from 3 up.
+    same_fds_jobs "1 2 8 64" 'cd /proc/self/fd && md5sum 3 4 /dev/fd/4 3</dev/null'
+    same_fds_jobs "1 2 8 64" 'exec 6< b; md5sum a b "/proc/$$/fd/6" /dev/fd/6 /dev/fd/4 2>&1 | sed "s,/proc/[0-9]*/,/proc/PID/,"; echo "exit ${PIPESTATUS[0]}"'
 }
 
 @test "symlinks to /dev/fd/N, and relative names from /dev, in operands and in a list" {
@@ -141,42 +118,31 @@ files() {
     ln -s /dev/fd/4 l4
     ln -s l3 l3b
     ln -s /dev/fd l
-    local h n j
+    local h n
     h=$("$GNU_MD5SUM" < a | cut -c1-32)
     for n in l3 l4 l3b l/3 l/5; do
         printf '%s  %s\n' "$h" "$n"
     done > list
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum a b l3 l4 l3b l/3 l/4 3<c'
-        same_fds 'cd /dev && md5sum fd/3 fd/4 ./stdin 3<"$OLDPWD/c" <&-'
-        same_fds 'md5sum -c list'
-        same_fds 'md5sum -c - < list'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum a b l3 l4 l3b l/3 l/4 3<c'
+    same_fds_jobs "1 2 8 64" 'cd /dev && md5sum fd/3 fd/4 ./stdin 3<"$OLDPWD/c" <&-'
+    same_fds_jobs "1 2 8 64" 'md5sum -c list'
+    same_fds_jobs "1 2 8 64" 'md5sum -c - < list'
 }
 
 @test "other spellings of /dev/fd/N, and names through a directory's descriptor" {
     files
     mkdir d
     printf ddd > d/x
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum a b //dev/fd/3 /dev/../dev/fd/4 /proc/self/./fd/4 /proc/self/fd/../fd/5 3<c'
-        same_fds 'md5sum a /dev/fd/3/x /dev/fd/4/x /dev/fd/3/../a 3<d'
-        same_fds 'md5sum a /dev/fd/03 /dev/fd/+3 /dev/fd/3x /dev/fd/99999999999999999999 /dev/fd/4 3<c'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum a b //dev/fd/3 /dev/../dev/fd/4 /proc/self/./fd/4 /proc/self/fd/../fd/5 3<c'
+    same_fds_jobs "1 2 8 64" 'md5sum a /dev/fd/3/x /dev/fd/4/x /dev/fd/3/../a 3<d'
+    same_fds_jobs "1 2 8 64" 'md5sum a /dev/fd/03 /dev/fd/+3 /dev/fd/3x /dev/fd/99999999999999999999 /dev/fd/4 3<c'
 }
 
 @test "a --files0-from list's descriptor is ours: not reached, as with the names as operands" {
     files
     printf 'a\0/dev/fd/3\0/dev/fd/4\0b\0/dev/fd/5\0' > names
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_with 'exec 3>&- 4>&- 5>&- 6>&-; md5sum --files0-from=names 4<c' \
-                  'exec 3>&- 4>&- 5>&- 6>&-; md5sum a /dev/fd/3 /dev/fd/4 b /dev/fd/5 4<c'
-    done
+    same_jobs "1 2 8 64" 'exec 3>&- 4>&- 5>&- 6>&-; md5sum --files0-from=names 4<c' \
+              'exec 3>&- 4>&- 5>&- 6>&-; md5sum a /dev/fd/3 /dev/fd/4 b /dev/fd/5 4<c'
 }
 
 @test "in a checksum list: the list's own descriptor is reached, ours are not" {
@@ -186,17 +152,13 @@ files() {
     for n in /dev/fd/3 /dev/fd/4 /dev/fd/5 /dev/stdin /proc/self/fd/3 /dev/fd/4; do
         printf '%s  %s\n' "$h" "$n"
     done > list
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum -c list'
-        same_fds 'md5sum -c list list'
-        same_fds 'md5sum -c list 3<a'
-        same_fds 'md5sum -c list 3<a 4<a 5<a'
-        same_fds 'md5sum -c list < a'
-        same_fds 'md5sum -c - < list'
-        same_fds 'md5sum -c /dev/fd/3 3<list'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum -c list'
+    same_fds_jobs "1 2 8 64" 'md5sum -c list list'
+    same_fds_jobs "1 2 8 64" 'md5sum -c list 3<a'
+    same_fds_jobs "1 2 8 64" 'md5sum -c list 3<a 4<a 5<a'
+    same_fds_jobs "1 2 8 64" 'md5sum -c list < a'
+    same_fds_jobs "1 2 8 64" 'md5sum -c - < list'
+    same_fds_jobs "1 2 8 64" 'md5sum -c /dev/fd/3 3<list'
 }
 
 @test "in a checksum list, stdin closed: /dev/stdin is not open" {
@@ -207,12 +169,8 @@ files() {
     for n in a /dev/stdin /dev/fd/0 /dev/fd/3 /dev/fd/4; do
         printf '%s  %s\n' "$h" "$n"
     done > list
-    local j
-    for j in $(job_counts 1 2 8 64); do
-        ours_jobs "$j"
-        same_fds 'md5sum -c list <&-'
-        same_fds 'md5sum -c list list <&-'
-    done
+    same_fds_jobs "1 2 8 64" 'md5sum -c list <&-'
+    same_fds_jobs "1 2 8 64" 'md5sum -c list list <&-'
 }
 
 # Ours lists the user's descriptors only once it needs to (fdview_record):
@@ -223,13 +181,9 @@ files() {
     local h
     h=$("$GNU_MD5SUM" < c | cut -c1-32)
     printf '%s  /dev/fd/5\n' "$h" > one
-    local j
-    for j in $(job_counts 1 2 8); do
-        ours_jobs "$j"
-        same_fds 'md5sum /dev/fd/5 5<c'
-        same_fds 'md5sum /proc/self/fd/5 5<c'
-        same_fds 'md5sum -c one 5<c'
-    done
+    same_fds_jobs "1 2 8" 'md5sum /dev/fd/5 5<c'
+    same_fds_jobs "1 2 8" 'md5sum /proc/self/fd/5 5<c'
+    same_fds_jobs "1 2 8" 'md5sum -c one 5<c'
 }
 
 @test "the first list's number, reused by an input of the next list, is not reached" {
@@ -239,11 +193,7 @@ files() {
     local h
     h=$("$GNU_MD5SUM" < huge | cut -c1-32)
     printf '%s  huge\n%s  /dev/fd/3\n' "$h" "$h" > list2
-    local j
-    for j in $(job_counts 1 2 8); do
-        ours_jobs "$j"
-        same_fds 'md5sum -c list1 - < list2'
-    done
+    same_fds_jobs "1 2 8" 'md5sum -c list1 - < list2'
 }
 
 @test "a lone large entry's number, reused by a later entry, is not reached" {
@@ -265,9 +215,5 @@ files() {
         until [ -s out ] || [ "$SECONDS" -gt 60 ]; do :; done
         cat rest >&6; exec 6>&-
         wait "$pid"; rc=$?; cat out; exit "$rc"'
-    local j
-    for j in $(job_counts 1 2 8); do
-        ours_jobs "$j"
-        same_with "$feed" 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; md5sum -c - < list'
-    done
+    same_jobs "1 2 8" "$feed" 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; md5sum -c - < list'
 }

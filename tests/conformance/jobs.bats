@@ -61,12 +61,9 @@ ops_words() {
 # can run) against GNU, merged streams; with "fifo", a writer feeds the
 # FIFO once (a run that never opens it fails after 30 s instead of hanging).
 compare_jobs() {
-    local j s=$1
+    local s=$1
     [ "${2:-}" != fifo ] || s="{ timeout 30 sh -c 'printf fifo-data > fifo' & } ; $s ; wait"
-    for j in $(job_counts 1 2 3 8); do
-        ours_jobs "$j"
-        same_merged "$s"
-    done
+    same_jobs "1 2 3 8" "{ $s ; } 2>&1"
 }
 
 @test "random mixes, hashing: --jobs 1, 2, 3 and 8 print what GNU prints" {
