@@ -52,8 +52,9 @@ setup() {
 
 # Put our program at $OURS/md5sum, running BINARY (under $EXEC_WRAPPER if
 # set, and given $MD5SUM_TEST_ARGS first if set: the i686 leg passes -j1,
-# since qemu-i386 7.2 hangs in every pthread_create).
+# since qemu-i386 7.2 hangs in every pthread_create); OURS_RUNS says which.
 install_ours() {
+    OURS_RUNS="$1 ${MD5SUM_TEST_ARGS:-}"
     rm -f "$OURS/md5sum"
     if [ -n "${EXEC_WRAPPER:-}" ]; then
         # qemu's -0 sets argv[0], so the program name stays "md5sum".
@@ -76,11 +77,16 @@ ours_jobs() {
     MD5SUM_TEST_ARGS="-j $1" install_ours "$bin"
 }
 
+# True where the leg gives md5sum -j1 itself (MD5SUM_TEST_ARGS: qemu-i386
+# hangs in pthread_create): it runs no other thread count.
+one_job_leg() {
+    [ -n "${MD5SUM_TEST_ARGS:-}" ]
+}
+
 # job_counts J...: the thread counts of J... this leg can run, for loops
-# over ours_jobs: only 1 where the leg gives md5sum -j1 itself
-# (MD5SUM_TEST_ARGS: qemu-i386 hangs in pthread_create).
+# over ours_jobs.
 job_counts() {
-    if [ -n "${MD5SUM_TEST_ARGS:-}" ]; then echo 1; else echo "$@"; fi
+    if one_job_leg; then echo 1; else echo "$@"; fi
 }
 
 # The sizes where the engine and MD5 change what they do, for file sets:
@@ -208,15 +214,18 @@ same_with() {
 # shell, with descriptors, memory and stack of its own); any other is run
 # with ours given -j by ours_jobs, and ours stays at the last count.  A
 # test may define gnu_kept, run after GNU's run: it may change what was
-# kept of it, and what it prints is added to the failure messages.
+# kept of it, and set note, added to the failure messages.  No subshell or
+# command beyond the runs where none is needed: limits.bats makes hundreds
+# of calls.
 same_jobs() {
     require_gnu
-    local j note=''
+    local j note='' counts=$1
+    ! one_job_leg || counts=1
     kept_run gnu "J=; ${3:-$2}"
-    ! declare -F gnu_kept > /dev/null || note=$(gnu_kept)
-    for j in $(job_counts $1); do
+    ! declare -F gnu_kept > /dev/null || gnu_kept
+    for j in $counts; do
         case $2 in
-        *'$J'*) install_ours "$MD5SUM" ;;
+        *'$J'*) [ "$OURS_RUNS" = "$MD5SUM ${MD5SUM_TEST_ARGS:-}" ] || install_ours "$MD5SUM" ;;
         *) ours_jobs "$j" ;;
         esac
         kept_run ours "J='-j $j'; $2"
