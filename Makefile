@@ -66,7 +66,7 @@ CLI_OBJ = $(B)/main.o $(B)/operands.o $(B)/hash.o $(B)/check.o $(B)/checkline.o 
           $(B)/codec.o $(B)/format.o $(B)/quote.o $(B)/output.o $(B)/fdio.o $(B)/fdview.o $(B)/i18n.o $(B)/diag.o $(B)/xalloc.o $(B)/lowmem.o \
           $(B)/progress.o $(B)/before_write.o $(ENGINE_OBJ)
 # The engine: jobs in order, the reading stage and the hashers, their buffers, lanes, threads.
-ENGINE_OBJ = $(B)/engine.o $(B)/flow.o $(B)/hasher.o $(B)/source.o $(B)/lanes.o \
+ENGINE_OBJ = $(B)/engine.o $(B)/flow.o $(B)/hasher.o $(B)/source.o $(B)/stream.o $(B)/lanes.o \
           $(B)/threads.o $(B)/cgroup.o
 TEST_OBJ = $(B)/tests/md5test.o $(B)/tests/testlib.o $(B)/tests/backends.o $(B)/tests/mb_tests.o \
            $(B)/tests/lanes_tests.o $(B)/lanes.o $(B)/tests/hasher_tests.o $(B)/hasher.o \

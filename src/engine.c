@@ -25,6 +25,7 @@
 #include "input.h"
 #include "lowmem.h"
 #include "source.h"
+#include "stream.h"
 #include "threads.h"
 #include "xalloc.h"
 
@@ -309,7 +310,7 @@ static int open_job(size_t i, int at_head)
     return 1;
 }
 
-/* hash_rest: ABSORBED bytes of the head are hashed; tick between reads. */
+/* stream_hash: ABSORBED bytes of the head are hashed; tick between reads. */
 static void hashed_here(uint64_t absorbed, void *arg)
 {
     (void)arg;
@@ -340,7 +341,7 @@ static void hash_plain(struct job *j)
         (at = lseek(j->fd, 0, SEEK_CUR)) >= 0)
         e.bytes_known += (uintmax_t)(j->size = at < st.st_size ? st.st_size - at : 0);
     j->r.status = RESULT_OK;
-    if (source_wait_ready(j->fd) != 0 || hash_rest(j->fd, &ctx, buf, cap, hashed_here, NULL) != 0)
+    if (source_wait_ready(j->fd) != 0 || stream_hash(j->fd, &ctx, buf, cap, e.jobs_wanted != 1, hashed_here, NULL) != 0)
         j->r.status = RESULT_READ_FAILED;
     j->r.err = errno;
     /* As GNU: a failing close is a read error too. */
@@ -489,11 +490,11 @@ static void print_stats(void)
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, pre-read %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
-            "%lu, handed back %lu, taken early %lu, lane blocks %ju of %ju, held back %ju\n",
+            "%lu, handed back %lu, taken early %lu, lane blocks %ju of %ju, held back %ju, streams read ahead %lu\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.pre_read_bytes, f.hasher_bytes, f.later,
             f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, f.early,
             (uintmax_t)f.lane_hashed, (uintmax_t)f.lane_offered,
-            (uintmax_t)f.lane_held_back);
+            (uintmax_t)f.lane_held_back, stream_threads());
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)

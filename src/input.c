@@ -64,12 +64,12 @@ int input_close(int fd)
     return fd == STDIN_FILENO ? 0 : close(fd);
 }
 
-int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, hash_rest_each *each,
-              void *arg)
+int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, uint64_t until,
+              hash_rest_each *each, void *arg)
 {
     int advised = 0;
 
-    for (;;) {
+    while (ctx->length < until) {
         ssize_t n = read_some(fd, buf, size);
         if (n <= 0)
             return (int)n;
@@ -83,4 +83,5 @@ int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, hash
         if (each)
             each(ctx->length, arg);
     }
+    return 1;
 }

@@ -38,10 +38,11 @@ int input_close_stdin(void);
 /* Told, after each read, the bytes CTX has absorbed so far. */
 typedef void hash_rest_each(uint64_t absorbed, void *arg);
 
-/* Absorb the rest of FD, to end of file, into CTX, reading through the SIZE
- * bytes at BUF, and call EACH(absorbed, ARG) after each read unless EACH is
- * NULL.  0, or -1 with errno set. */
-int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, hash_rest_each *each,
-              void *arg);
+/* Absorb the rest of FD into CTX, reading through the SIZE bytes at BUF,
+ * until end of file or until CTX has absorbed UNTIL bytes, and call
+ * EACH(absorbed, ARG) after each read unless EACH is NULL.  0 at end of
+ * file, 1 at UNTIL, or -1 with errno set. */
+int hash_rest(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, uint64_t until,
+              hash_rest_each *each, void *arg);
 
 #endif

@@ -261,7 +261,8 @@ Try 'md5sum --help' for more information." ]
     done
     mkdir dir
     local f
-    # Standard input is read by the caller's thread whatever -j says.
+    # Standard input is hashed by the caller's thread whatever -j says
+    # (past 4 MiB read beside it on a thread of its own: src/stream.h).
     for f in f0 f1 f65 f16777216 f16777217 f17825792 nosuch dir; do
         same "md5sum --tag - < $f"
     done
@@ -272,6 +273,18 @@ Try 'md5sum --help' for more information." ]
     same_jobs "1 2 8" 'md5sum -c list1'
     "$GNU_MD5SUM" f17825792 f1 > list2
     same_jobs "1 2 8" 'md5sum -c list2'
+}
+
+@test "a long stream, read on a thread beside its hashing (src/stream.h): as GNU from a pipe, from a file, with a writer that pauses, and read to its first end only" {
+    head -c 12000000 /dev/urandom > f
+    same_jobs "1 2" 'cat f | md5sum'
+    same_jobs "1 2" 'md5sum < f'
+    # Nothing past the first end of file is taken from the stream.
+    same 'md5sum - f - < f'
+    same '(md5sum -; wc -c) < f'
+    # The writer pauses where the thread starts, then writes in pieces of
+    # every size.
+    same '{ head -c 4194000 f; sleep 0.2; tail -c +4194001 f | dd bs=100k status=none; } | md5sum'
 }
 
 @test "more large files than lanes, of different lengths: as GNU" {

@@ -259,10 +259,14 @@ each_fd_limit() {
 @test "ulimit -v 6 to 512 MiB: small and large files hashed and checked as GNU" {
     require_native_mem
     files
+    # A stream long enough to be read on a thread beside its hashing
+    # (src/stream.h), where its thread and buffers can be had.
+    head -c 6000000 /dev/urandom > stream
     local lim
     for lim in 6 8 12 16 24 32 64 128 512; do
         same_jobs "1 2 64" "ulimit -v $((lim << 10)); md5sum \$J f* nosuch"
         same_jobs "1 2 64" "ulimit -v $((lim << 10)); md5sum \$J -c list"
+        same_jobs "2" "ulimit -v $((lim << 10)); md5sum \$J - < stream"
     done
 }
 
@@ -281,6 +285,8 @@ each_fd_limit() {
     local run='env -i PATH="$PATH" J="$J" sh -c "ulimit -s 24; exec md5sum \$J'
     same_jobs "1 2 64" "$run f* nosuch\""
     same_jobs "1 2 64" "$run -c list\""
+    head -c 6000000 /dev/urandom > stream
+    same_jobs "2" "$run - < stream\""
 }
 
 # ---- thousands of checksum lists (item 6) ----

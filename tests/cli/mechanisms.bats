@@ -8,7 +8,7 @@ load '../helpers'
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER PRE_READ HASHERS LATER COLD WARM
 # FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED EARLY LANE_HASHED LANE_OFFERED HELD_BACK
-# from its last line on stderr.
+# STREAMS from its last line on stderr.
 stats() {
     local line
     # Only 0-2 open (bats keeps others), as the limits in STATS_SETUP expect.
@@ -18,7 +18,7 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+),\ streams\ read\ ahead\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} PRE_READ=${BASH_REMATCH[5]} HASHERS=${BASH_REMATCH[6]}
@@ -26,6 +26,7 @@ stats() {
     FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]} TAKEN_BACK=${BASH_REMATCH[12]}
     OPENED=${BASH_REMATCH[13]} HANDED=${BASH_REMATCH[14]} EARLY=${BASH_REMATCH[15]}
     LANE_HASHED=${BASH_REMATCH[16]} LANE_OFFERED=${BASH_REMATCH[17]} HELD_BACK=${BASH_REMATCH[18]}
+    STREAMS=${BASH_REMATCH[19]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -743,4 +744,42 @@ memory_limit() {
         [ "$status" -eq 0 ] || { echo "run $i: status $status, ${#lines[@]} lines"; return 1; }
         [ "$output" = "$(cat want)" ] || { echo "run $i: output differs"; return 1; }
     done
+}
+
+@test "a long stream (a pipe, standard input from a file) is read on a thread beside its hashing; a short one, -j1, one CPU, or no thread or memory for one: read in the caller's thread" {
+    local preload
+    # Their output, GNU's, every way: engine.bats.
+    files 1 20000000
+    head -c 3000000 f0 > short
+    STATS_SETUP='exec < <(cat f0)' stats
+    [ "$STREAMS" = 1 ]
+    [ "$THREADS" = 0 ]
+    STATS_SETUP='exec < f0' stats - short -
+    [ "$STREAMS" = 1 ]
+    STATS_SETUP='exec < f0' stats -j1
+    [ "$STREAMS" = 0 ]
+    STATS_SETUP='exec < short' stats
+    [ "$STREAMS" = 0 ]
+    need_preload
+    STATS_SETUP="exec < f0; export AFFINITY_CPUS=1 LD_PRELOAD=$preload" stats
+    [ "$STREAMS" = 0 ]
+    # No thread, or no memory for its buffers: read here, the same digest.
+    same "THREADS_FAIL_FROM=1 LD_PRELOAD=$preload md5sum < f0"
+    STATS_SETUP="exec < f0; export THREADS_FAIL_FROM=1 LD_PRELOAD=$preload" stats
+    [ "$STREAMS" = 0 ]
+    [ -n "${MD5SUM_SANITIZED:-}" ] ||
+        same_with "MALLOC_FAIL_MIN=1048576 LD_PRELOAD=$preload md5sum < f0" 'md5sum < f0'
+    [ -n "${MD5SUM_SANITIZED:-}" ] || {
+        STATS_SETUP="exec < f0; export MALLOC_FAIL_MIN=1048576 LD_PRELOAD=$preload" stats
+        [ "$STREAMS" = 0 ]
+    }
+    # A read that fails on the thread (past 6 MB, tests/fault/fault_preload.c):
+    # GNU's error, the next file hashed.  GNU reads through stdio, out of
+    # the preload's reach, and no file at hand fails on standard input: its
+    # message is that of a file whose first read fails with the same EIO
+    # (/proc/self/mem), named "-".
+    run ours "FAIL_AT=6000000 LD_PRELOAD=$preload md5sum - short < f0 2> err"
+    [ "$status" = 1 ]
+    [ "$output" = "$("$GNU_MD5SUM" short)" ]
+    gnu 'md5sum /proc/self/mem' 2>&1 >/dev/null | sed 's|/proc/self/mem|-|' | cmp - err
 }
