@@ -16,6 +16,9 @@
 #   bigfile one 1 GiB cached file: $B/md5sum (all CPUs and --jobs=1), GNU
 #           md5sum and openssl md5, interleaved, medians of CPU and wall
 #           time, ratios, peak RSS, and the MD5 core alone on 1 GiB
+#   stream  the same file on standard input, redirected from it and through
+#           a pipe from cat: $B/md5sum (all CPUs, and --jobs=1, which reads
+#           in the hashing thread) and GNU md5sum, interleaved, medians
 #   sets    20,000 files of 4 KiB, 2,000 of 256 KiB and a media folder (100
 #           photos of 3-4 MiB, 24 videos of 16 MiB), hashing and -c over a
 #           list of each, $B/md5sum (all CPUs and --jobs=1) against GNU
@@ -93,7 +96,7 @@ CALLS=${CALLS:-200}
 BENCH_PAIRS=${BENCH_PAIRS:-11}
 MEMLIMITS=${MEMLIMITS:-16 32 256}
 HOLES=${HOLES:-0 10 30}
-ALL_SECTIONS="block lanes bigfile sets occupancy cold holes disk calls fs"
+ALL_SECTIONS="block lanes bigfile stream sets occupancy cold holes disk calls fs"
 out=$B/bench
 mkdir -p "$out"
 
@@ -212,17 +215,22 @@ build_coretime() {
 # section starts with its files read again.
 warm() { cat -- "$@" > /dev/null; }
 
+# big_file: $big, 1 GiB of random bytes, in a defined cache state: dropped,
+# then read once, as a file is after a first read (how the file was written
+# would otherwise decide).
+big_file() {
+    mkdir -p "$BENCH_DATA"
+    big=$BENCH_DATA/1g
+    [ -s "$big" ] || head -c 1073741824 /dev/urandom > "$big"
+    dd if="$big" iflag=nocache count=0 status=none
+    warm "$big"
+}
+
 section_bigfile() {
     echo "## bigfile: one 1 GiB file in the page cache, $BENCH_RUNS runs each, interleaved"
     build_runcmd
     build_coretime
-    mkdir -p "$BENCH_DATA"
-    big=$BENCH_DATA/1g
-    [ -s "$big" ] || head -c 1073741824 /dev/urandom > "$big"
-    # A defined cache state: dropped, then read once, as a file is after a
-    # first read (how the file was written would otherwise decide).
-    dd if="$big" iflag=nocache count=0 status=none
-    warm "$big"
+    big_file
     ours=$(./"$B"/md5sum "$big" | cut -c1-32)
     gnu=$(/usr/bin/md5sum "$big" | cut -c1-32)
     ossl=$(openssl md5 -r "$big" | cut -c1-32)
@@ -249,6 +257,31 @@ section_bigfile() {
          "vs openssl md5: $(ratio big-ours big-openssl 2)x CPU, $(ratio big-ours big-openssl 1)x wall"
     awk -v w="$(median 1 "$out/big-ours.cols")" -v c="$core" \
         'BEGIN { printf "# ours, wall, against the core alone: %.3f (1.000 is the limit)\n", w / c }'
+}
+
+section_stream() {
+    echo "## stream: the 1 GiB file on standard input, redirected and through a pipe from cat,"
+    echo "#   $BENCH_RUNS runs each, interleaved; -j1 reads in the hashing thread (src/stream.h)"
+    build_runcmd
+    big_file
+    rm -f "$out"/stream-*.times
+    i=0
+    while [ "$i" -lt "$BENCH_RUNS" ]; do
+        warm "$big"
+        for p in ours:"./$B/md5sum" ours-j1:"./$B/md5sum -j1" gnu:/usr/bin/md5sum; do
+            # shellcheck disable=SC2016  # expanded by the inner shell
+            time_run "stream-${p%%:*}-file" . sh -c 'exec $0 < "$1"' "${p#*:}" "$big"
+            # shellcheck disable=SC2016
+            time_run "stream-${p%%:*}-pipe" . sh -c 'cat "$1" | $0' "${p#*:}" "$big"
+        done
+        i=$((i + 1))
+    done
+    report_times stream-ours-file stream-ours-j1-file stream-gnu-file \
+        stream-ours-pipe stream-ours-j1-pipe stream-gnu-pipe
+    for how in file pipe; do
+        echo "# $how: ours vs GNU, wall: $(ratio "stream-ours-$how" "stream-gnu-$how" 1)x;" \
+             "vs -j1: $(ratio "stream-ours-$how" "stream-ours-j1-$how" 1)x"
+    done
 }
 
 # make_files DIR COUNT SIZE: COUNT files of SIZE random bytes, f00000 on, once
