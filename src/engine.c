@@ -4,7 +4,8 @@
  * order (flow.h), hashed by the hashers (hasher.h), emitted here in order.
  * What must be read in order anyway, a lone file up to LONE_MAX and the
  * rest of a run once memory is short (lowmem.h) are hashed plainly, one at
- * a time through one buffer, as GNU md5sum does.
+ * a time through one buffer, as GNU md5sum does (a long stream's reads made
+ * beside the hashing: stream.h).
  */
 #include "engine.h"
 
@@ -341,7 +342,8 @@ static void hash_plain(struct job *j)
         (at = lseek(j->fd, 0, SEEK_CUR)) >= 0)
         e.bytes_known += (uintmax_t)(j->size = at < st.st_size ? st.st_size - at : 0);
     j->r.status = RESULT_OK;
-    if (source_wait_ready(j->fd) != 0 || stream_hash(j->fd, &ctx, buf, cap, e.jobs_wanted != 1, hashed_here, NULL) != 0)
+    if (source_wait_ready(j->fd) != 0 ||
+        stream_hash(j->fd, &ctx, buf, cap, e.jobs_wanted != 1, hashed_here, NULL) != 0)
         j->r.status = RESULT_READ_FAILED;
     j->r.err = errno;
     /* As GNU: a failing close is a read error too. */
