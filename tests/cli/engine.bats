@@ -279,6 +279,13 @@ Try 'md5sum --help' for more information." ]
     head -c 12000000 /dev/urandom > f
     same_jobs "1 2" 'cat f | md5sum'
     same_jobs "1 2" 'md5sum < f'
+    # Ending just before, at and just after the bytes read before the
+    # thread starts.
+    local s
+    for s in 4194303 4194304 4194305; do
+        head -c "$s" f > "s$s"
+        same "md5sum < s$s; cat s$s | md5sum"
+    done
     # Nothing past the first end of file is taken from the stream.
     same 'md5sum - f - < f'
     same '(md5sum -; wc -c) < f'

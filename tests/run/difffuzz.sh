@@ -1,8 +1,9 @@
 #!/bin/bash
 # difffuzz.sh [CASES [SEED]]: random cases run by our md5sum and by GNU's,
 # stdout, stderr and exit status compared byte for byte (make fuzz-gnu).
-# Each case draws files (odd names, sizes at block boundaries, now and then
-# hundreds of small ones, directories, dangling links), a mode (hashing; -c
+# Each case draws files (odd names, sizes at block boundaries and past where
+# a stream's reads move to a thread, now and then hundreds of small ones,
+# directories, dangling links), a mode (hashing; -c
 # over a list GNU wrote and then mutated: flipped digits, upper case, CRLF,
 # tags, escapes, comments, broken lines), options (valid and conflicting),
 # operands (missing, repeated, "-" from a file, a FIFO fed by a writer, or
@@ -52,7 +53,7 @@ chance() { [ $((RANDOM % 100)) -lt "$1" ]; } # chance PERCENT
 # star, non-ASCII bytes (valid UTF-8 and not), long.
 name_pool=(a b.txt 'two words' 'back\slash' $'new\nline' $'car\rret' -dash '*star'
     $'caf\xc3\xa9' $'lat\xe9' 'x(1) = y' 'MD5 (n) = 0' "$(printf 'l%.0s' {1..250})" '  lead' 'trail ')
-sizes=(0 1 3 55 56 57 63 64 65 119 120 128 1000 4096 65536 131071 131073 262144 1048577)
+sizes=(0 1 3 55 56 57 63 64 65 119 120 128 1000 4096 65536 131071 131073 262144 1048577 4194305)
 
 # make_files DIR: a random set of inputs in DIR; their names in FILES.
 make_files() {
