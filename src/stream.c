@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fdio.h"
 #include "threads.h"
@@ -117,6 +119,19 @@ static void ring_close(struct ring *r)
     free(r->buf);
 }
 
+/* Is the rest of FD worth a thread: a pipe or a device, or a regular file
+ * with STREAM_FILE_REST bytes or more left? */
+static int long_rest(int fd)
+{
+    struct stat st;
+    off_t at;
+
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return 1;
+    at = lseek(fd, 0, SEEK_CUR);
+    return at < 0 || st.st_size - at >= STREAM_FILE_REST;
+}
+
 int stream_hash(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, int threads,
                 hash_rest_each *each, void *arg)
 {
@@ -125,7 +140,7 @@ int stream_hash(int fd, struct md5_ctx *ctx, unsigned char *buf, size_t size, in
     int rc = hash_rest(fd, ctx, buf, size, threads ? STREAM_INLINE : UINT64_MAX, each, arg);
 
     /* Long: read on beside the hashing, where there is a CPU for it. */
-    if (rc == 1 && cpus_available() > 1 && ring_open(&r, fd) == 0) {
+    if (rc == 1 && long_rest(fd) && cpus_available() > 1 && ring_open(&r, fd) == 0) {
         if (thread_start(&t, reader, &r) == 0) {
             started++;
             rc = hash_ring(&r, ctx, each, arg);

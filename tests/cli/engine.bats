@@ -276,13 +276,15 @@ Try 'md5sum --help' for more information." ]
 }
 
 @test "a long stream, read on a thread beside its hashing (src/stream.h): as GNU from a pipe, from a file, with a writer that pauses, and read to its first end only" {
-    head -c 12000000 /dev/urandom > f
+    # A pipe is read beside past 4 MiB; a file on standard input when 16
+    # MiB more are left.
+    head -c 24000000 /dev/urandom > f
     same_jobs "1 2" 'cat f | md5sum'
     same_jobs "1 2" 'md5sum < f'
     # Ending just before, at and just after the bytes read before the
-    # thread starts.
+    # thread starts, and a file with just less and just as much left.
     local s
-    for s in 4194303 4194304 4194305; do
+    for s in 4194303 4194304 4194305 20971519 20971520; do
         head -c "$s" f > "s$s"
         same "md5sum < s$s; cat s$s | md5sum"
     done

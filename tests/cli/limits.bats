@@ -261,7 +261,7 @@ each_fd_limit() {
     files
     # A stream long enough to be read on a thread beside its hashing
     # (src/stream.h), where its thread and buffers can be had.
-    head -c 6000000 /dev/urandom > stream
+    head -c 24000000 /dev/urandom > stream
     local lim
     for lim in 6 8 12 16 24 32 64 128 512; do
         same_jobs "1 2 64" "ulimit -v $((lim << 10)); md5sum \$J f* nosuch"
@@ -285,7 +285,7 @@ each_fd_limit() {
     local run='env -i PATH="$PATH" J="$J" sh -c "ulimit -s 24; exec md5sum \$J'
     same_jobs "1 2 64" "$run f* nosuch\""
     same_jobs "1 2 64" "$run -c list\""
-    head -c 6000000 /dev/urandom > stream
+    head -c 24000000 /dev/urandom > stream
     same_jobs "2" "$run - < stream\""
 }
 
