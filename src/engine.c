@@ -24,6 +24,7 @@
 #include "flow.h"
 #include "hasher.h"
 #include "input.h"
+#include "lanes.h"
 #include "lowmem.h"
 #include "source.h"
 #include "stream.h"
@@ -182,8 +183,12 @@ static void lanes_start(int open)
         e.n_threads++;
         e.started++;
     }
-    if (e.n_threads > 0)
+    /* Few large inputs fed to one hasher: as many as its lanes hash side
+     * by side, each kept AHEAD_WARM chunks ahead by the reader's buffers. */
+    if (e.n_threads > 0) {
         flow_pre_read();
+        flow_feed(lanes_side_by_side(lanes < ahead / AHEAD_WARM ? lanes : ahead / AHEAD_WARM));
+    }
     if (lanes > 0 && e.n_threads == 0 && !(e.inline_hasher = hasher_new(lanes, e.tick != NULL))) {
         flow_end();
         e.mode = MODE_PLAIN;
@@ -492,11 +497,11 @@ static void print_stats(void)
     fprintf(stderr,
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, pre-read %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
-            "%lu, handed back %lu, taken early %lu, lane blocks %ju of %ju, held back %ju, streams read ahead %lu\n",
+            "%lu, handed back %lu, taken early %lu, lane blocks %ju of %ju, held back %ju, streams read ahead %lu, fed %lu\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.pre_read_bytes, f.hasher_bytes, f.later,
             f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, f.early,
             (uintmax_t)f.lane_hashed, (uintmax_t)f.lane_offered,
-            (uintmax_t)f.lane_held_back, stream_threads());
+            (uintmax_t)f.lane_held_back, stream_threads(), f.fed);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)

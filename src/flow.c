@@ -40,6 +40,8 @@ struct input {
     int early;                     /* may be taken before older ones (flow_add) */
     off_t guess;                   /* its size, or (not opened) a guess, in
                                     * f.untaken while not taken */
+    int large, fed;                /* EARLY and FEED_MIN bytes or more, not
+                                    * done; fed to its owner (flow_feed) */
     int pre_read;                  /* cold: the reader went through all of it */
     off_t pre_bytes;               /* of it, pre-read */
     struct result r;
@@ -69,6 +71,8 @@ static struct {
     size_t pre_in;                 /* the next pre-read: input, offset */
     off_t pre_off;
     uintmax_t pre_held;            /* pre-read bytes of inputs not done */
+    unsigned feed_most, large;     /* flow_feed's N; large inputs not done */
+    struct flow_sleeper *fed;      /* the hasher fed, while it is */
 } f;
 
 static struct input *at(size_t i)
@@ -130,7 +134,8 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom, uintmax_t room)
         return -1;
     }
     f.reserve = reserve;
-    f.untaken = 0;
+    f.untaken = f.large = 0;
+    f.fed = NULL;
     /* Pre-read bytes wait in the page cache, which a cgroup's memory limit
      * bounds too: where the buffers leave it less than twice PRE_READ_MAX,
      * they were evicted before their hashers took them, and read again
@@ -142,6 +147,11 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom, uintmax_t room)
 void flow_pre_read(void)
 {
     f.pre_on = f.pre_fits;
+}
+
+void flow_feed(unsigned n)
+{
+    f.feed_most = n < FEED_MAX ? n : FEED_MAX;
 }
 
 void flow_end(void)
@@ -262,6 +272,15 @@ static void unhold_locked(struct input *x)
     x->pre_bytes = 0;
 }
 
+/* Input X is over, or handed back: no longer large, nor fed. */
+static void unfeed_locked(struct input *x)
+{
+    f.large -= x->large != 0;
+    if (x->fed && --x->owner->fed == 0)
+        f.fed = NULL;
+    x->large = x->fed = 0;
+}
+
 /* Input X's owner holds BYTES of it. */
 static void count_locked(struct input *x, off_t bytes)
 {
@@ -307,6 +326,8 @@ int flow_add(int fd, off_t size, const char *name, int early, size_t *in)
     x->early = early;
     x->guess = size >= 0 ? size : learn_locked(-1);
     f.untaken += (uintmax_t)x->guess;
+    x->large = early && size >= FEED_MIN;
+    f.large += x->large != 0;
     if (f.tail - f.take >= WAKE_BATCH)
         wake_taker_locked();
     flow_unlock();
@@ -356,6 +377,7 @@ int flow_reader_next(struct flow_read *r)
         continue;
     for (i = f.rd; i < f.tail; i++) {
         struct input *x = at(i);
+        int side_by_side = !f.cold || x->fed;
 
         /* Cold, not before an input still to open: its hasher opens it. */
         if (x->fd < 0 && f.cold && !x->ended)
@@ -364,8 +386,11 @@ int flow_reader_next(struct flow_read *r)
             continue;
         /* Cold, the storage sees one stream: the oldest input first, front
          * to back.  Warm, a lone input's hasher is kept AHEAD_WARM chunks
-         * ahead. */
-        if (f.n_free + f.own > f.reserve && (f.cold || x->queued < AHEAD_WARM)) {
+         * ahead, and so, warm or cold, is each of the inputs fed side by
+         * side (flow_feed): they were in memory as they were added, and a
+         * page evicted since must not leave all but one of their lanes
+         * idle, each read after the other. */
+        if (f.n_free + f.own > f.reserve && (!side_by_side || x->queued < AHEAD_WARM)) {
             x->by_reader = 1;
             r->first = !x->reader_started;
             x->reader_started = 1;
@@ -376,7 +401,7 @@ int flow_reader_next(struct flow_read *r)
             r->size = x->size;
             found = 1;
         }
-        if (found || f.cold)
+        if (found || !side_by_side)
             break;
     }
     if (!found && f.pre_on && f.cold)
@@ -476,6 +501,7 @@ int flow_take_back(size_t in)
     yes = in == f.head && in == f.take && !at(in)->reader_started;
     if (yes) {
         unhold_locked(at(in));
+        unfeed_locked(at(in));
         f.head++;
         taken_locked(at(in));
         advance_take_locked();
@@ -544,6 +570,8 @@ void flow_leave(struct flow_sleeper *s)
         p = &(*p)->next;
     if (*p)
         *p = s->next;
+    if (f.fed == s)
+        f.fed = NULL;
     flow_unlock();
     pthread_cond_destroy(&s->cv);
 }
@@ -567,23 +595,34 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
 {
     struct input *x;
     struct flow_sleeper *other;
+    int feed;
 
     if (!takeable_locked())
         return 0;
-    if ((other = fewer_locked(s)) != NULL) {
+    *in = pick_locked();
+    x = at(*in);
+    /* Few large inputs, warm: to the hasher fed already, if there is one
+     * (balance does not hold against it), or else as balance says. */
+    feed = x->large && !f.cold && f.large <= f.feed_most;
+    other = feed && f.fed ? (f.fed == s ? NULL : f.fed) : fewer_locked(s);
+    if (other) {
         wake_locked(other);
         return 0;
     }
-    *in = pick_locked();
-    x = at(*in);
     f.stats.early += *in != f.take;
     taken_locked(x);
     x->owner = s;
     count_locked(x, learn_locked(x->size));
     advance_take_locked();
-    /* Alone: read ahead by the reader, unless its size says one chunk
-     * (and once it is opened by name, flow_tell_locked). */
-    x->by_reader |= (f.cold && !x->pre_read) ||
+    if (feed) {
+        f.fed = s;
+        s->fed++;
+        x->fed = 1;
+        f.stats.fed++;
+    }
+    /* Fed, or alone: read ahead by the reader, unless its size says one
+     * chunk (and once it is opened by name, flow_tell_locked). */
+    x->by_reader |= feed || (f.cold && !x->pre_read) ||
                     (alone && f.take == f.tail && (x->fd < 0 || x->size > (off_t)CHUNK));
     *fd = x->fd;
     *size = x->size;
@@ -659,6 +698,7 @@ static void done_locked(size_t in, const struct result *r)
     x->r = *r;
     x->done = 1;
     unhold_locked(x);
+    unfeed_locked(x);
     count_locked(x, 0);
     if (r->hashed > x->reader_bytes)
         f.stats.hasher_bytes += r->hashed - x->reader_bytes;
@@ -689,8 +729,10 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
         x->by_reader &= f.cold || p->size > (off_t)CHUNK;
         /* Handed back: the reader must not read it either. */
         x->done = x->handed = x->ended = p->handed;
-        if (p->handed)
+        if (p->handed) {
             unhold_locked(x);
+            unfeed_locked(x);
+        }
         count_locked(x, p->handed ? 0 : learn_locked(p->size));
         f.stats.opened += !p->handed;
         f.stats.handed += p->handed != 0;

@@ -8,9 +8,9 @@
  * wait (what the page cache holds, in any order); or the reader, in input
  * order, front to back, when the storage must be waited for (the run is
  * "cold" until the reader finds the inputs ahead in memory again), or when
- * the input, of more than a chunk, is alone in its hasher's lanes (read
- * ahead on another CPU).  So the storage sees one stream, and warm data is
- * read on every CPU.  While the run is cold, the inputs a hasher holds are
+ * the input, of more than a chunk, is alone in its hasher's lanes, or is
+ * one of few large ones (flow_feed): read ahead on another CPU.  So the
+ * storage sees one stream, and warm data is read on every CPU.  While the run is cold, the inputs a hasher holds are
  * read on by it wherever the page cache tells it holds the next chunk (a
  * read that misses would ask the storage out of order; a hole in an input
  * held otherwise is told to the storage at once, hasher.c), and an input
@@ -40,6 +40,13 @@
                                      * warm input's hasher, half of them a
                                      * wake-up (8: 1.03 of the wall time of
                                      * a 1 GiB file, 16: 1.015) */
+#define FEED_MIN ((off_t)16 << 20)  /* an input this large, warm, among few
+                                     * (flow_feed), goes to the hasher the
+                                     * reader feeds */
+#define FEED_MAX 6                  /* such inputs fed at once, at most: the
+                                     * reader's copy keeps up with their
+                                     * lanes (8: eight files of 64 MiB 1.07x
+                                     * the time, docs/PERFORMANCE.md) */
 #define BALANCE_SLACK (64 * CHUNK)  /* bytes more than another hasher holds
                                      * that a warm hasher may take inputs on
                                      * with (a few ms of hashing): inputs
@@ -68,6 +75,7 @@ struct flow_sleeper {
     pthread_cond_t cv;
     int asleep, room;
     uintmax_t bytes;
+    unsigned fed;                /* inputs the reader feeds it */
     struct flow_sleeper *next;   /* every hasher that joined */
 };
 
@@ -81,6 +89,7 @@ struct flow_stats {
     unsigned long opened, handed;          /* inputs hashers opened; handed
                                             * back to the caller unhashed */
     unsigned long early;                   /* inputs taken before older ones */
+    unsigned long fed;                     /* inputs fed to one hasher */
     uint64_t lane_hashed, lane_offered;    /* the lanes' blocks (lanes.h) */
     uint64_t lane_held_back;               /* rounds run narrower (lanes.h) */
 };
@@ -132,6 +141,14 @@ struct flow_read {
     int in_memory;   /* set by the reader: a pre-read left out so */
 };
 void flow_pre_read(void);
+
+/* For hashers on threads of their own: few large inputs (EARLY, FEED_MIN
+ * bytes or more, no more than N of them in the flow, and N at most
+ * FEED_MAX: as many as one hasher's lanes hash side by side, each at a
+ * lane's pace) go, warm, to one hasher, and the reader reads them ahead
+ * for it.  A lane's chain bounds them whatever the hasher: a second one
+ * would only double the CPU time, and the copy is off the hashing CPU. */
+void flow_feed(unsigned n);
 int flow_reader_next(struct flow_read *r);
 void flow_reader_put(const struct flow_read *r, int failed, int err, int cached);
 
@@ -169,7 +186,8 @@ int flow_join(struct flow_sleeper *s);
 void flow_leave(struct flow_sleeper *s);
 /* Take the next input for the hasher sleeping on S: 1, with its index,
  * descriptor and size (or, FD -1, the NAME to open first); 0: none, or
- * (warm) another hasher holds fewer bytes and is to take it.  The next is
+ * (warm) another hasher is to take it: the one fed few large inputs, if it
+ * is one of them, or else one that holds fewer bytes.  The next is
  * the oldest not taken, or while warm, if that one is EARLY, the largest
  * EARLY one.  ALONE: the only one in the taker's lanes (if it is the last,
  * and more than a chunk, the reader reads it ahead). */

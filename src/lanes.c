@@ -22,6 +22,15 @@ void lanes_init(struct lanes *s, unsigned cap)
         s->l.in[i] = NULL;
 }
 
+unsigned lanes_side_by_side(unsigned most)
+{
+    unsigned n = 0;
+
+    while (n < most && md5_mb_pick(n + 1)->lanes > n)
+        n++;
+    return n;
+}
+
 unsigned lanes_free(const struct lanes *s)
 {
     return s->cap - s->used;

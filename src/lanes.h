@@ -42,6 +42,10 @@ struct lanes {
 /* An empty set of at most CAP lanes (clamped to the widest kernel's). */
 void lanes_init(struct lanes *s, unsigned cap);
 
+/* How many messages, up to MOST, lanes hash side by side: for each count
+ * up to it, the kernel md5_mb_pick gives has a lane for every message. */
+unsigned lanes_side_by_side(unsigned most);
+
 /* Lanes still free. */
 unsigned lanes_free(const struct lanes *s);
 

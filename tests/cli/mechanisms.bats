@@ -8,7 +8,7 @@ load '../helpers'
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER PRE_READ HASHERS LATER COLD WARM
 # FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED EARLY LANE_HASHED LANE_OFFERED HELD_BACK
-# STREAMS from its last line on stderr.
+# STREAMS FED from its last line on stderr.
 stats() {
     local line
     # Only 0-2 open (bats keeps others), as the limits in STATS_SETUP expect.
@@ -18,7 +18,7 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+),\ streams\ read\ ahead\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+),\ streams\ read\ ahead\ ([0-9]+),\ fed\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} PRE_READ=${BASH_REMATCH[5]} HASHERS=${BASH_REMATCH[6]}
@@ -26,7 +26,7 @@ stats() {
     FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]} TAKEN_BACK=${BASH_REMATCH[12]}
     OPENED=${BASH_REMATCH[13]} HANDED=${BASH_REMATCH[14]} EARLY=${BASH_REMATCH[15]}
     LANE_HASHED=${BASH_REMATCH[16]} LANE_OFFERED=${BASH_REMATCH[17]} HELD_BACK=${BASH_REMATCH[18]}
-    STREAMS=${BASH_REMATCH[19]}
+    STREAMS=${BASH_REMATCH[19]} FED=${BASH_REMATCH[20]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -99,6 +99,32 @@ read_alone() {
     [ "$THREADS" = 0 ]
     [ "$INLINE" = 0 ]
     [ "$PLAIN" = 1 ]
+}
+
+@test "few large inputs in the page cache: one hasher hashes them side by side, the reader reads them ahead; -j1, or from the storage, as before" {
+    files 3 17000000
+    same 'md5sum f*'
+    # A lane's chain bounds them, whatever the hasher: the second would
+    # only double the CPU time, and the copy is the reader's, on another CPU.
+    warm f*
+    stats -j2 f*
+    [ "$THREADS" -ge 1 ]
+    # Where there are no lane kernels, three are not hashed side by side.
+    if "$MD5SUM" --version | grep -q '^Many-file lane kernels: none'; then
+        [ "$FED" = 0 ]
+    else
+        [ "$FED" = 3 ]
+        [ "$READER" = $((3 * 17000000)) ]
+        [ "$HASHERS" = 0 ]
+    fi
+    warm f*
+    stats -j1 f*
+    [ "$INLINE" = 1 ]
+    [ "$FED" = 0 ]
+    # From the storage, they are read in order, one after another, as any.
+    cold f*
+    stats -j2 f*
+    [ "$FED" = 0 ]
 }
 
 @test "warm inputs are read by their hashers, the reader at most the last" {

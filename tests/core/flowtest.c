@@ -337,6 +337,7 @@ static int joined(size_t first)
         done(first + i, (uintmax_t)(40 * s));
     for (i = 0; i < 3; i++)
         bad += flow_result(first + i, &res, &fd, &size) != 1;
+    flow_leave(&third);   /* the hasher of the tests below */
     return bad + t.bad;
 }
 
@@ -405,6 +406,95 @@ static int probe_when_cold(size_t first)
         bad += flow_result(first + i, &res, &fd, &size) != 1;
     }
     return bad + t.bad;
+}
+
+/* Three inputs fed to the test's hasher, from FIRST, then a fourth that
+ * OTHER takes and finds not in memory: the run turns cold, and the reader
+ * still reads the three side by side, AHEAD_WARM chunks ahead each, not
+ * one after another.  Returns what went otherwise. */
+static int cold_side_by_side(size_t first, struct flow_sleeper *other)
+{
+    struct flow_read r;
+    struct result res;
+    size_t i, in, reads[3] = {0, 0, 0};
+    int fd, bad = 0;
+    off_t size;
+
+    for (i = 0; i < 4; i++)
+        bad += !flow_add(1100 + (int)i, i < 3 ? FEED_MIN : (off_t)(4 * CHUNK), NULL, i < 3, &in) ||
+               in != first + i;
+    for (i = 0; i < 3 && bad == 0; i++)
+        bad += !take_by(&t.hasher, first + i);
+    bad += bad == 0 && !take_by(other, first + 3);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    flow_lock();
+    tell(first + 3, (struct flow_report){.read = 1, .later = 1});
+    flow_unlock();
+    while (flow_reader_next(&r)) {   /* as far as the buffers go */
+        reads[r.in - first] += r.in < first + 3 && r.c;   /* not pre-reads */
+        r.len = CHUNK;
+        r.final = r.off + (off_t)CHUNK >= r.size;
+        flow_reader_put(&r, 0, 0, -1);
+    }
+    for (i = 0; i < 4; i++)
+        done(first + i, (uintmax_t)(i < 3 ? FEED_MIN : 4 * CHUNK));
+    for (i = 0; i < 4; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    return bad + (reads[0] != AHEAD_WARM) + (reads[1] == 0);
+}
+
+/* Warm, few large inputs (EARLY, FEED_MIN bytes or more, no more than
+ * flow_feed's N in the flow) go to one hasher, balance not holding against it, and the
+ * reader reads them ahead for it; more are balanced as any others.  Inputs
+ * from FIRST: three, then FEED_MAX + 1.  Returns what went otherwise. */
+static int feed(size_t first)
+{
+    static struct flow_sleeper other;
+    struct flow_stats st;
+    struct result res;
+    struct chunk *c;
+    uintmax_t all;
+    unsigned long before;
+    off_t off, size;
+    size_t i, in;
+    int fd, err, bad = 0;
+
+    flow_hashed((size_t)-1, &all, &st);
+    before = st.fed;
+    flow_feed(FEED_MAX);
+    bad += flow_join(&other) != 0;
+    for (i = 0; i < 3; i++)
+        bad += !flow_add(1000 + (int)i, FEED_MIN, NULL, 1, &in) || in != first + i;
+    bad += !take_by(&t.hasher, first) || take_by(&other, first + 1);   /* fewer bytes, not fed */
+    bad += !take_by(&t.hasher, first + 1) || !take_by(&t.hasher, first + 2);
+    if (bad + t.bad > 0)   /* an input not taken: not to be done */
+        return bad + t.bad;
+    flow_lock();
+    for (i = 0; i < 3; i++)   /* for the reader to read */
+        bad += flow_next_locked(first + i, &c, &off, &err) != FLOW_WAIT;
+    flow_unlock();
+    for (i = 0; i < 3; i++)
+        done(first + i, (uintmax_t)FEED_MIN);
+    for (i = 3; i < 4 + FEED_MAX; i++)   /* more than may be fed */
+        bad += !flow_add(1000 + (int)i, FEED_MIN, NULL, 1, &in) || in != first + i;
+    bad += !take_by(&t.hasher, first + 3) || take_by(&t.hasher, first + 4);   /* OTHER holds fewer */
+    for (i = 4; i < 4 + FEED_MAX; i++)
+        bad += !take_by(&other, first + i) && !take_by(&t.hasher, first + i);
+    if (bad + t.bad > 0)   /* an input not taken: not to be done */
+        return bad + t.bad;
+    flow_lock();
+    bad += flow_next_locked(first + 3, &c, &off, &err) != FLOW_READ;   /* its own */
+    flow_unlock();
+    for (i = 3; i < 4 + FEED_MAX; i++)
+        done(first + i, (uintmax_t)FEED_MIN);
+    for (i = 0; i < 4 + FEED_MAX; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    bad += cold_side_by_side(first + 4 + FEED_MAX, &other);
+    flow_hashed((size_t)-1, &all, &st);
+    flow_leave(&other);
+    flow_feed(0);
+    return bad + t.bad + (st.fed != before + 6) + (t.hasher.fed != 0) + (other.bytes != 0);
 }
 
 int main(void)
@@ -485,6 +575,13 @@ int main(void)
     report(results == N_IN && k == 0,
            "flow: cold, an input a hasher took warm is read on by it only where the page cache "
            "holds the next chunk (%d results of %d, %zu wrong)", results, N_IN, k);
+    results = run(HUGE_IN + 3 + N_IN, N_IN, 0, 1, 0);   /* warm again */
+    k = (size_t)feed(HUGE_IN + 3 + 2 * N_IN);
+    report(results == N_IN && k == 0,
+           "flow: warm, up to %d inputs of %ju MiB or more go to one hasher and are read ahead "
+           "by the reader, side by side even once the run turns cold; more are balanced (%d "
+           "results of %d, %zu wrong)",
+           FEED_MAX, (uintmax_t)(FEED_MIN >> 20), results, N_IN, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
