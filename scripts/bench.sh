@@ -19,6 +19,9 @@
 #   stream  the same file on standard input, redirected from it and through
 #           a pipe from cat: $B/md5sum (all CPUs, and --jobs=1, which reads
 #           in the hashing thread) and GNU md5sum, interleaved, medians
+#   few     two, three and four files of 128 MiB in the page cache, as a
+#           folder of disk images or backups: $B/md5sum (all CPUs and
+#           --jobs=1) and GNU md5sum, interleaved, medians, ratios
 #   sets    20,000 files of 4 KiB, 2,000 of 256 KiB and a media folder (100
 #           photos of 3-4 MiB, 24 videos of 16 MiB), hashing and -c over a
 #           list of each, $B/md5sum (all CPUs and --jobs=1) against GNU
@@ -96,7 +99,7 @@ CALLS=${CALLS:-200}
 BENCH_PAIRS=${BENCH_PAIRS:-11}
 MEMLIMITS=${MEMLIMITS:-16 32 256}
 HOLES=${HOLES:-0 10 30}
-ALL_SECTIONS="block lanes bigfile stream sets occupancy cold holes disk calls fs"
+ALL_SECTIONS="block lanes bigfile stream few sets occupancy cold holes disk calls fs"
 out=$B/bench
 mkdir -p "$out"
 
@@ -289,6 +292,31 @@ make_files() {
     [ -f "$1/f$(printf %05d $(($2 - 1)))" ] && return
     mkdir -p "$1"
     head -c $(($2 * $3)) /dev/urandom | (cd "$1" && split -b "$3" -a 5 -d - f)
+}
+
+section_few() {
+    echo "## few: 2, 3 and 4 files of 128 MiB in the page cache, $BENCH_RUNS runs each, interleaved"
+    build_runcmd
+    dir=$BENCH_DATA/few
+    make_files "$dir" 4 134217728
+    rm -f "$out"/few-*.times
+    i=0
+    while [ "$i" -lt "$BENCH_RUNS" ]; do
+        for n in 2 3 4; do
+            set -- f00000 f00001 f00002 f00003
+            [ "$n" = 4 ] || shift $((4 - n))
+            (cd "$dir" && warm "$@")
+            time_run "few-$n-ours" "$dir" "$PWD/$B/md5sum" "$@"
+            time_run "few-$n-ours-j1" "$dir" "$PWD/$B/md5sum" -j1 "$@"
+            time_run "few-$n-gnu" "$dir" /usr/bin/md5sum "$@"
+        done
+        i=$((i + 1))
+    done
+    for n in 2 3 4; do
+        report_times "few-$n-ours" "few-$n-ours-j1" "few-$n-gnu"
+        echo "# $n files: ours vs GNU $(ratio "few-$n-ours" "few-$n-gnu" 1)x wall," \
+             "$(ratio "few-$n-ours" "few-$n-gnu" 2)x CPU; vs -j1 $(ratio "few-$n-ours" "few-$n-ours-j1" 1)x wall"
+    done
 }
 
 # make_media DIR: a camera folder, once: 100 photos of 3-4 MiB, then 24
