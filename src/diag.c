@@ -21,8 +21,17 @@ static const char *oom_text = "memory exhausted";
 
 void set_program_name(const char *argv0)
 {
-    if (argv0 && *argv0)
-        program_name = argv0;
+    const char *slash, *base;
+
+    if (!argv0)   /* GNU aborts there */
+        return;
+    /* As gnulib's progname.c: a libtool wrapper's "/.libs/" and "lt-"
+     * dropped; an empty argv[0] stays empty. */
+    slash = strrchr(argv0, '/');
+    base = slash ? slash + 1 : argv0;
+    if (base - argv0 >= 7 && strncmp(base - 7, "/.libs/", 7) == 0)
+        argv0 = strncmp(base, "lt-", 3) == 0 ? base + 3 : base;
+    program_name = argv0;
 }
 
 void diag_load_messages(void)

@@ -2,7 +2,8 @@
 #ifndef MD5SUM_DIAG_H
 #define MD5SUM_DIAG_H
 
-/* argv[0] as invoked, as GNU tools print it; "md5sum" if argv[0] is missing. */
+/* argv[0] as invoked, as GNU tools print it (a libtool wrapper's directory
+ * and prefix dropped); "md5sum" if argv[0] is missing. */
 extern const char *program_name;
 void set_program_name(const char *argv0);
 

@@ -95,6 +95,14 @@ load '../helpers'
     same 'timeout 5 md5sum --strict fifo'
 }
 
+@test "the program name as GNU's takes it from argv[0]: a libtool wrapper's /.libs/ and lt- dropped, an empty one empty" {
+    local name
+    for name in '' /x/.libs/lt-md5sum /x/.libs/md5sum /x/.libs/lt- lt-md5sum /x/lt-md5sum; do
+        same "(exec -a '$name' md5sum nosuch --bogus); (exec -a '$name' md5sum nosuch);
+              (exec -a '$name' md5sum --help) | head -n 1"
+    done
+}
+
 @test "the program name in messages is argv[0] as invoked" {
     cp "$MD5SUM" other-name
     run -1 ${EXEC_WRAPPER:-} ./other-name nosuch
