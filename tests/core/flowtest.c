@@ -432,7 +432,8 @@ static int cold_side_by_side(size_t first, struct flow_sleeper *other)
     tell(first + 3, (struct flow_report){.read = 1, .later = 1});
     flow_unlock();
     while (flow_reader_next(&r)) {   /* as far as the buffers go */
-        reads[r.in - first] += r.in < first + 3 && r.c;   /* not pre-reads */
+        if (r.c && r.in >= first && r.in < first + 3)   /* not pre-reads */
+            reads[r.in - first]++;
         r.len = CHUNK;
         r.final = r.off + (off_t)CHUNK >= r.size;
         flow_reader_put(&r, 0, 0, -1);
