@@ -35,7 +35,7 @@ struct md5_mb_kernel {
     const char *name;      /* e.g. "avx2x16": instruction set x lanes */
     const char *isa;       /* "avx2", "avx512", "avx512z" (on zmm), "neon", "scalar" */
     unsigned lanes;        /* lanes 0 .. lanes-1 are used */
-    unsigned min_busy;     /* with fewer busy lanes the scalar core is faster */
+    unsigned min_busy;     /* with fewer busy lanes the scalar kernels are faster */
     md5_mb_fn *run;
 };
 
@@ -47,13 +47,11 @@ struct md5_mb_kernel {
  * should come before any second thread does. */
 const struct md5_mb_kernel *const *md5_mb_kernels(void);
 
-/* The fastest kernel for BUSY messages in flight: the narrowest scalar
- * kernel with a lane for each, if one has (one message a lane, at the
- * core's speed: a SIMD kernel runs each of a few no faster than its
- * chain); otherwise the narrowest kernel of the best instruction set that
- * still has a lane for each, or the scalar kernel when BUSY is below that
- * kernel's min_busy.  BUSY above the widest kernel's lane count gets the
- * widest. */
+/* The fastest kernel for BUSY messages in flight: the narrowest kernel of
+ * the best instruction set that still has a lane for each (the widest if
+ * none has), unless BUSY is below its min_busy (a SIMD kernel runs each of
+ * a few messages no faster than its chain): then the narrowest scalar
+ * kernel with a lane for each, or scalar. */
 const struct md5_mb_kernel *md5_mb_pick(unsigned busy);
 
 /* Copy one lane's state in or out of the structure-of-arrays form. */

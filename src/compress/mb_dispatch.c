@@ -16,23 +16,30 @@ const unsigned char md5_mb_zero_block[64];
 const uint32_t md5_mb_k[64] = {MD5_STEPS(K_OF, K_OF, K_OF, K_OF, K_OF)};
 #undef K_OF
 
-/* min_busy: the fewest busy lanes at which the kernel beats the scalar core
- * by at least 10% (room for the scheduler's own work).  x86 figures measured
- * with make bench BENCH=lanes, on Zen 4 but for the avx512z kernels (Zen 5,
- * and held on an AVX-512 Xeon), NEON modelled for Neoverse N1 with
- * llvm-mca; see docs/MULTIBUFFER.md. */
+/* min_busy: the fewest busy lanes at which the kernel beats the scalar
+ * kernels (the core for one, scalarx2 for two on x86) by about 10% or more
+ * (room for the scheduler's own work).  x86 figures measured with make
+ * bench BENCH=lanes, on Zen 4 but for the avx512z kernels (Zen 5, and an
+ * AVX-512 Xeon), NEON modelled for Neoverse N1 with llvm-mca; see
+ * docs/MULTIBUFFER.md.  Only the narrowest kernel of a set is ever picked
+ * for two: where scalarx2 is faster (every x86 core measured but Intel's
+ * with the zmm kernels), its min_busy is 3. */
 static const struct md5_mb_kernel k_scalar = {"scalar", "scalar", 1, 1, md5_mb_scalar};
 #if MD5_MB_X86
 static const struct md5_mb_kernel k_scalarx2 = {"scalarx2", "scalar", 2, 2, md5_mb_scalarx2};
 static const struct md5_mb_kernel k_avx512x32 = {"avx512x32", "avx512", 32, 3, md5_mb_avx512x32};
 static const struct md5_mb_kernel k_avx512x24 = {"avx512x24", "avx512", 24, 2, md5_mb_avx512x24};
-static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 2, md5_mb_avx512x16};
+static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 3, md5_mb_avx512x16};
 static const struct md5_mb_kernel k_avx512zx48 = {"avx512zx48", "avx512z", 48, 3, md5_mb_avx512zx48};
 static const struct md5_mb_kernel k_avx512zx32 = {"avx512zx32", "avx512z", 32, 3, md5_mb_avx512zx32};
-static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 2, md5_mb_avx512zx16};
+static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 3, md5_mb_avx512zx16};
+/* Intel's 1-cycle vector ops: two messages in it 2.24-2.28 c/B, in scalarx2
+ * 2.46-2.60 (the Xeon of 2026-12-07; Zen 5: 4.03 against 2.28). */
+static const struct md5_mb_kernel k_avx512zx16_intel = {"avx512zx16", "avx512z", 16, 2,
+                                                        md5_mb_avx512zx16};
 static const struct md5_mb_kernel k_avx2x24 = {"avx2x24", "avx2", 24, 3, md5_mb_avx2x24};
 static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
-static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 2, md5_mb_avx2x8};
+static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 3, md5_mb_avx2x8};
 #endif
 #if MD5_MB_NEON
 static const struct md5_mb_kernel k_neonx24 = {"neonx24", "neon", 24, 7, md5_mb_neonx24};
@@ -81,7 +88,8 @@ static void probe_x86(int *avx2, int *avx512)
  * Skylake-SP and Cascade Lake lower the clock for zmm code more than later
  * cores, and we have none to measure, so the zmm kernels start with Ice
  * Lake's features: AVX512-VBMI2 (CPUID 7.0 ECX bit 6) marks them.
- * A hypervisor that hides the bits gets the ymm kernels, as before. */
+ * A hypervisor that hides the bits gets the ymm kernels, as before.
+ * Returns 0 (ymm), 1 (zmm, AMD) or 2 (zmm, Intel). */
 static int prefer_zmm(void)
 {
     unsigned a, b, c, d, family;
@@ -89,7 +97,7 @@ static int prefer_zmm(void)
     if (!__get_cpuid(0, &a, &b, &c, &d))
         return 0;
     if (b == signature_INTEL_ebx && c == signature_INTEL_ecx && d == signature_INTEL_edx)
-        return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & bit_AVX512VBMI2);
+        return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & bit_AVX512VBMI2) ? 2 : 0;
     if (b != signature_AMD_ebx || c != signature_AMD_ecx || d != signature_AMD_edx ||
         !__get_cpuid(1, &a, &b, &c, &d))
         return 0;
@@ -99,12 +107,13 @@ static int prefer_zmm(void)
     return family >= 26 && __get_cpuid(0x8000001a, &a, &b, &c, &d) && (a & 1u << 3);
 }
 
-/* The zmm kernels, widest first, after the N in LIST; returns the count. */
-static size_t list_zmm(const struct md5_mb_kernel **list, size_t n)
+/* The zmm kernels, widest first, after the N in LIST (on an Intel core,
+ * INTEL: the narrowest for two); returns the count. */
+static size_t list_zmm(const struct md5_mb_kernel **list, size_t n, int intel)
 {
     list[n++] = &k_avx512zx48;
     list[n++] = &k_avx512zx32;
-    list[n++] = &k_avx512zx16;
+    list[n++] = intel ? &k_avx512zx16_intel : &k_avx512zx16;
     return n;
 }
 #endif
@@ -125,9 +134,9 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         int avx2, avx512, zmm;
 
         probe_x86(&avx2, &avx512);
-        zmm = avx512 && prefer_zmm();
+        zmm = avx512 ? prefer_zmm() : 0;
         if (zmm)
-            n = list_zmm(list, n);
+            n = list_zmm(list, n, zmm == 2);
         if (avx512) {
             list[n++] = &k_avx512x32;
             list[n++] = &k_avx512x24;
@@ -137,7 +146,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
          * them (so tested and benchmarked) but never picked: md5_mb_pick
          * keeps to the instruction set of the first kernel. */
         if (avx512 && !zmm)
-            n = list_zmm(list, n);
+            n = list_zmm(list, n, 0);
         if (avx2) {
             list[n++] = &k_avx2x24;
             list[n++] = &k_avx2x16;
@@ -169,9 +178,9 @@ const struct md5_mb_kernel *md5_mb_pick(unsigned busy)
         if (strcmp((*k)->isa, "scalar") == 0 && (*k)->lanes >= busy)
             scalar = *k;
     }
-    if (scalar)
-        return scalar;
-    return busy < best->min_busy ? &k_scalar : best;
+    if (busy >= best->min_busy)
+        return best;
+    return scalar ? scalar : &k_scalar;
 }
 
 void md5_mb_set_lane(struct md5_mb_lanes *l, unsigned lane, const uint32_t state[4])
