@@ -2,8 +2,8 @@
 # difffuzz.sh [CASES [SEED]]: random cases run by our md5sum and by GNU's,
 # stdout, stderr and exit status compared byte for byte (make fuzz-gnu).
 # Each case draws files (odd names, sizes at block boundaries and past where
-# a stream's reads move to a thread, now and then hundreds of small ones,
-# directories, dangling links), a mode (hashing; -c
+# a stream's reads move to a thread, now and then hundreds of small ones or
+# a few of 16 MiB and more, directories, dangling links), a mode (hashing; -c
 # over a list GNU wrote and then mutated: flipped digits, upper case, CRLF,
 # tags, escapes, comments, broken lines), options (valid and conflicting),
 # operands (missing, repeated, "-" from a file, a FIFO fed by a writer, or
@@ -77,6 +77,15 @@ make_files() {
         for ((i = 0; i < n; i++)); do
             printf '%s' "${pool:RANDOM % 60000:${few[RANDOM % ${#few[@]}]}}" > "$1/m$i"
             FILES+=("m$i")
+        done
+    fi
+    # Now and then a few large ones (16 MiB and more), fed to one hasher
+    # while they are few and in the page cache (src/flow.h).
+    if chance 3; then
+        n=$((2 + RANDOM % 6))
+        for ((i = 0; i < n; i++)); do
+            head -c $((16777216 + RANDOM % 3 * 4194305)) /dev/urandom > "$1/L$i"
+            FILES+=("L$i")
         done
     fi
     if chance 20; then mkdir "$1/dir"; FILES+=(dir); fi
