@@ -71,7 +71,7 @@ static struct {
     size_t pre_in;                 /* the next pre-read: input, offset */
     off_t pre_off;
     uintmax_t pre_held;            /* pre-read bytes of inputs not done */
-    unsigned feed_most, large;     /* flow_feed's N; large inputs not done */
+    unsigned feed_most, n_large;   /* flow_feed's N; large inputs not done */
     struct flow_sleeper *fed;      /* the hasher fed, while it is */
 } f;
 
@@ -134,7 +134,7 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom, uintmax_t room)
         return -1;
     }
     f.reserve = reserve;
-    f.untaken = f.large = 0;
+    f.untaken = f.n_large = 0;
     f.fed = NULL;
     /* Pre-read bytes wait in the page cache, which a cgroup's memory limit
      * bounds too: where the buffers leave it less than twice PRE_READ_MAX,
@@ -275,7 +275,7 @@ static void unhold_locked(struct input *x)
 /* Input X is over, or handed back: no longer large, nor fed. */
 static void unfeed_locked(struct input *x)
 {
-    f.large -= x->large != 0;
+    f.n_large -= x->large != 0;
     if (x->fed && --x->owner->fed == 0)
         f.fed = NULL;
     x->large = x->fed = 0;
@@ -327,7 +327,7 @@ int flow_add(int fd, off_t size, const char *name, int early, size_t *in)
     x->guess = size >= 0 ? size : learn_locked(-1);
     f.untaken += (uintmax_t)x->guess;
     x->large = early && size >= FEED_MIN;
-    f.large += x->large != 0;
+    f.n_large += x->large != 0;
     if (f.tail - f.take >= WAKE_BATCH)
         wake_taker_locked();
     flow_unlock();
@@ -603,7 +603,7 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     x = at(*in);
     /* Few large inputs, warm: to the hasher fed already, if there is one
      * (balance does not hold against it), or else as balance says. */
-    feed = x->large && !f.cold && f.large <= f.feed_most;
+    feed = x->large && !f.cold && f.n_large <= f.feed_most;
     other = feed && f.fed ? (f.fed == s ? NULL : f.fed) : fewer_locked(s);
     if (other) {
         wake_locked(other);
