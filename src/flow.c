@@ -227,6 +227,20 @@ static int takeable_locked(void)
             (f.take == f.pre_in && f.pre_held >= PRE_READ_MAX));
 }
 
+/* May hasher S take inputs?  Cold, the one that joined last does not
+ * while the others hold less than COLD_SLACK bytes more than it. */
+static int may_take_locked(const struct flow_sleeper *s)
+{
+    const struct flow_sleeper *t;
+
+    if (!f.cold || s != f.takers)
+        return 1;
+    for (t = s->next; t; t = t->next)
+        if (t->bytes < s->bytes + COLD_SLACK)
+            return 0;
+    return 1;
+}
+
 /* Wake the sleeping hasher with room that holds the fewest bytes, if
  * there is an input to take. */
 static void wake_taker_locked(void)
@@ -234,7 +248,7 @@ static void wake_taker_locked(void)
     struct flow_sleeper *s, *best = NULL;
 
     for (s = f.takers; s; s = s->next)
-        if (s->asleep && s->room && (!best || s->bytes < best->bytes))
+        if (s->asleep && s->room && may_take_locked(s) && (!best || s->bytes < best->bytes))
             best = s;
     if (best && takeable_locked())
         wake_locked(best);
@@ -597,7 +611,7 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     struct flow_sleeper *other;
     int feed;
 
-    if (!takeable_locked())
+    if (!takeable_locked() || !may_take_locked(s))
         return 0;
     *in = pick_locked();
     x = at(*in);
@@ -770,7 +784,7 @@ uintmax_t flow_queued_locked(void)
     unsigned n = 0;
 
     for (t = f.takers; t; t = t->next)
-        n++;
+        n += may_take_locked(t);
     return f.untaken / (n > 0 ? n : 1);
 }
 

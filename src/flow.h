@@ -52,6 +52,21 @@
                                      * with (a few ms of hashing): inputs
                                      * smaller than a lane's share never wait
                                      * for the other hashers */
+#define COLD_SLACK ((uintmax_t)64 << 20)   /* cold, the hasher that joined
+                                     * last takes inputs only once the others
+                                     * hold this many bytes more: the reader
+                                     * keeps a CPU, and the inputs it makes
+                                     * ready one by one are hashed side by
+                                     * side in the others' lanes, not each
+                                     * in a lane of its own as it comes (the
+                                     * media folder from a cold cache on 2
+                                     * CPUs: 0.82 of the wall time); beyond
+                                     * it, the reader finds inputs in memory
+                                     * faster than they are hashed (a set
+                                     * in memory with pages evicted: the
+                                     * media folder with 30% of its files
+                                     * holed took 1.12-1.15x the time with no
+                                     * slack, docs/PERFORMANCE.md) */
 
 /* Where the chunk read at OFF of an input of SIZE bytes ends. */
 static inline off_t chunk_end(off_t off, off_t size)
@@ -187,7 +202,8 @@ void flow_leave(struct flow_sleeper *s);
 /* Take the next input for the hasher sleeping on S: 1, with its index,
  * descriptor and size (or, FD -1, the NAME to open first); 0: none, or
  * (warm) another hasher is to take it: the one fed few large inputs, if it
- * is one of them, or else one that holds fewer bytes.  The next is
+ * is one of them, or else one that holds fewer bytes; or (cold) S joined
+ * last, and the others hold less than COLD_SLACK more.  The next is
  * the oldest not taken, or while warm, if that one is EARLY, the largest
  * EARLY one.  ALONE: the only one in the taker's lanes (if it is the last,
  * and more than a chunk, the reader reads it ahead). */

@@ -498,6 +498,48 @@ static int feed(size_t first)
     return bad + t.bad + (st.fed != before + 6) + (t.hasher.fed != 0) + (other.bytes != 0);
 }
 
+/* Cold, the hasher that joined last (OTHER) takes no input while the
+ * test's hasher holds less than COLD_SLACK bytes more than it: the reader
+ * keeps a CPU of its own.  Inputs from FIRST, taken warm: one of
+ * COLD_SLACK + 8 chunks by the test's hasher, one of 4 chunks by OTHER;
+ * then, cold and pre-read, two of 4 chunks.  Returns what went otherwise. */
+static int cold_one_taker(size_t first)
+{
+    static struct flow_sleeper other;
+    const off_t big = (off_t)COLD_SLACK + (off_t)(8 * CHUNK), small = (off_t)(4 * CHUNK);
+    struct flow_read r;
+    struct result res;
+    size_t i, in;
+    int fd, bad = flow_join(&other) != 0;
+    off_t size;
+
+    for (i = 0; i < 4; i++)
+        bad += !flow_add(1200 + (int)i, i == 0 ? big : small, NULL, 0, &in) || in != first + i;
+    bad += !take_by(&t.hasher, first) || !take_by(&other, first + 1);
+    if (bad + t.bad > 0)   /* an input not taken: not to be done */
+        return bad + t.bad;
+    flow_lock();
+    tell(first + 1, (struct flow_report){.read = 1, .later = 1});   /* cold */
+    flow_unlock();
+    while (flow_reader_next(&r)) {   /* the rest pre-read */
+        r.len = CHUNK;
+        r.final = r.off + (off_t)CHUNK >= r.size;
+        flow_reader_put(&r, 0, 0, -1);
+    }
+    bad += !take_by(&other, first + 2);   /* the other holds COLD_SLACK more */
+    done(first, (uintmax_t)big);
+    bad += take_by(&other, first + 3);    /* now it does not: refused */
+    bad += !take_by(&t.hasher, first + 3);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    for (i = 1; i < 4; i++)
+        done(first + i, (uintmax_t)small);
+    for (i = 0; i < 4; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    flow_leave(&other);
+    return bad + t.bad;
+}
+
 int main(void)
 {
     struct flow_stats st;
@@ -583,6 +625,12 @@ int main(void)
            "by the reader, side by side even once the run turns cold; more are balanced (%d "
            "results of %d, %zu wrong)",
            FEED_MAX, (uintmax_t)(FEED_MIN >> 20), results, N_IN, k);
+    results = run(HUGE_IN + 11 + 2 * N_IN + FEED_MAX, N_IN, 0, 1, 0);   /* warm again */
+    k = (size_t)cold_one_taker(HUGE_IN + 11 + 3 * N_IN + FEED_MAX);
+    report(results == N_IN && k == 0,
+           "flow: cold, the hasher that joined last takes no input unless the others hold "
+           "%ju MiB more than it (%d results of %d, %zu wrong)",
+           (uintmax_t)(COLD_SLACK >> 20), results, N_IN, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
