@@ -43,6 +43,8 @@ struct input {
     int large, fed;                /* EARLY and FEED_MIN bytes or more, not
                                     * done; fed to its owner (flow_feed) */
     int pre_read;                  /* cold: the reader went through all of it */
+    int follows;                   /* taken part way through, read behind
+                                    * the pre-reader (followable_locked) */
     off_t pre_bytes;               /* of it, pre-read */
     struct result r;
 };
@@ -214,17 +216,29 @@ static void wake_all_locked(void)
         wake_locked(s);
 }
 
+/* Cold, may input I (X), which the pre-reader is part way through, be
+ * taken now, and read behind it (flow_next_locked)?  If it is large: the
+ * last large input of a run then ends soon after its last byte is read,
+ * not a lane's whole hashing of it later (the media folder's videos, last:
+ * 0.97 of the wall time from a cold cache, docs/PERFORMANCE.md). */
+static int followable_locked(size_t i, const struct input *x)
+{
+    return i == f.pre_in && f.pre_off > 0 && x->size >= FEED_MIN && !x->by_reader &&
+           f.pre_held < PRE_READ_MAX;
+}
+
 /* Could a hasher take the next input?  Cold, only once the reader has
- * something of it, or all of it is pre-read, or if it is to open it; or
- * if the pre-reader holds all it may and is part way through it (larger
- * than PRE_READ_MAX: the reader then reads it into buffers). */
+ * something of it, or all of it is pre-read, or if it is to open it, or
+ * if it may be read behind the pre-reader; or if the pre-reader holds all
+ * it may and is part way through it (larger than PRE_READ_MAX: the reader
+ * then reads it into buffers). */
 static int takeable_locked(void)
 {
     const struct input *x = at(f.take);
 
     return f.take < f.tail && !f.stopping &&
            (!f.cold || x->first || x->ended || x->fd < 0 || x->pre_read ||
-            (f.take == f.pre_in && f.pre_held >= PRE_READ_MAX));
+            followable_locked(f.take, x) || (f.take == f.pre_in && f.pre_held >= PRE_READ_MAX));
 }
 
 /* May hasher S take inputs?  Cold, the one that joined last does not
@@ -445,7 +459,9 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
             f.pre_in++;
             f.pre_off = 0;
         }
-        if (x->pre_read || f.pre_held >= PRE_READ_MAX)
+        if (x->taken)
+            wake_locked(x->owner);   /* it may read behind (flow_next_locked) */
+        if (x->pre_read || f.pre_held >= PRE_READ_MAX || followable_locked(r->in, x))
             wake_taker_locked();
     } else {
         x->ended = failed || r->final;
@@ -636,7 +652,8 @@ int flow_take_locked(size_t *in, int *fd, off_t *size, const char **name, int al
     }
     /* Fed, or alone: read ahead by the reader, unless its size says one
      * chunk (and once it is opened by name, flow_tell_locked). */
-    x->by_reader |= feed || (f.cold && !x->pre_read) ||
+    x->follows = f.cold && !x->pre_read && followable_locked(*in, x);
+    x->by_reader |= feed || (f.cold && !x->pre_read && !x->follows) ||
                     (alone && f.take == f.tail && (x->fd < 0 || x->size > (off_t)CHUNK));
     *fd = x->fd;
     *size = x->size;
@@ -666,7 +683,14 @@ enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *er
     *off = x->read_off;
     if (x->by_reader)
         return FLOW_WAIT;
-    return f.cold && !x->pre_read ? FLOW_PROBE : FLOW_READ;
+    if (!f.cold || x->pre_read)
+        return FLOW_READ;
+    /* Behind the pre-reader, what it read is in memory; the rest is waited
+     * for while it may read on (else, the probe missing, the reader reads
+     * it into buffers). */
+    if (x->follows && in == f.pre_in && chunk_end(*off, x->size) <= f.pre_off)
+        return FLOW_READ;
+    return x->follows && in == f.pre_in && f.pre_held < PRE_READ_MAX ? FLOW_WAIT : FLOW_PROBE;
 }
 
 struct chunk *flow_buf_locked(void)

@@ -540,6 +540,60 @@ static int cold_one_taker(size_t first)
     return bad + t.bad;
 }
 
+/* Cold and pre-reading, a large input the pre-reader is part way
+ * through is taken, and read by its hasher behind the pre-reader: what it
+ * pre-read, then, past it, nothing until it reads on; the reader reads
+ * none of it into buffers.  Inputs from FIRST: FEED_MIN bytes, then 4
+ * chunks.  Returns what went otherwise. */
+static int follow(size_t first)
+{
+    const off_t small = (off_t)(4 * CHUNK);
+    struct flow_stats st;
+    struct flow_read r;
+    struct result res;
+    struct chunk *c;
+    uintmax_t all, before;
+    size_t i, in;
+    int fd, err, bad = 0;
+    off_t off, size;
+
+    flow_hashed((size_t)-1, &all, &st);
+    before = st.reader_bytes;
+    for (i = 0; i < 2; i++)
+        bad += !flow_add(1300 + (int)i, i == 0 ? FEED_MIN : small, NULL, 0, &in) || in != first + i;
+    bad += take_by(&t.hasher, first);   /* nothing of it read yet */
+    bad += !flow_reader_next(&r) || r.c || r.in != first || r.off != 0;
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    r.len = CHUNK;
+    r.final = 0;
+    flow_reader_put(&r, 0, 0, 0);
+    bad += !take_by(&t.hasher, first);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    flow_lock();
+    bad += flow_next_locked(first, &c, &off, &err) != FLOW_READ || off != 0;
+    tell(first, (struct flow_report){.read = 1, .read_at = CHUNK});
+    bad += flow_next_locked(first, &c, &off, &err) != FLOW_WAIT;
+    flow_unlock();
+    while (flow_reader_next(&r)) {   /* the rest, and the next input, pre-read */
+        bad += r.c != NULL;
+        r.len = CHUNK;
+        r.final = r.off + (off_t)CHUNK >= r.size;
+        flow_reader_put(&r, 0, 0, -1);
+    }
+    flow_lock();
+    bad += flow_next_locked(first, &c, &off, &err) != FLOW_READ || off != CHUNK;
+    flow_unlock();
+    done(first, (uintmax_t)FEED_MIN);
+    bad += !take_by(&t.hasher, first + 1);
+    done(first + 1, (uintmax_t)small);
+    for (i = 0; i < 2; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    flow_hashed((size_t)-1, &all, &st);
+    return bad + t.bad + (st.reader_bytes != before);
+}
+
 int main(void)
 {
     struct flow_stats st;
@@ -631,6 +685,9 @@ int main(void)
            "flow: cold, the hasher that joined last takes no input unless the others hold "
            "%ju MiB more than it (%d results of %d, %zu wrong)",
            (uintmax_t)(COLD_SLACK >> 20), results, N_IN, k);
+    k = (size_t)follow(HUGE_IN + 15 + 3 * N_IN + FEED_MAX);
+    report(k == 0, "flow: cold, an input of %ju MiB or more is taken as the pre-reader reads it, "
+           "and read behind it (%zu wrong)", (uintmax_t)(FEED_MIN >> 20), k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
