@@ -43,9 +43,12 @@ struct input {
     int large, fed;                /* EARLY and FEED_MIN bytes or more, not
                                     * done; fed to its owner (flow_feed) */
     int pre_read;                  /* cold: the reader went through all of it */
-    int follows;                   /* taken part way through, read behind
-                                    * the pre-reader (followable_locked) */
-    off_t pre_bytes;               /* of it, pre-read */
+    int follows;                   /* cold, its hasher reads behind the
+                                    * pre-reader (flow_next_locked) */
+    unsigned long resume;          /* ... once the pre-reader read again
+                                    * after this many pre-reads */
+    off_t pre_bytes, pre_gone;     /* of it, pre-read; of those, read since
+                                    * by its hasher (no longer held) */
     struct result r;
 };
 
@@ -72,7 +75,8 @@ static struct {
     int pre_on;                    /* cold runs are pre-read (flow_pre_read) */
     size_t pre_in;                 /* the next pre-read: input, offset */
     off_t pre_off;
-    uintmax_t pre_held;            /* pre-read bytes of inputs not done */
+    uintmax_t pre_held;            /* pre-read bytes not yet read again */
+    unsigned long pre_reads;       /* pre-reads made */
     unsigned feed_most, n_large;   /* flow_feed's N; large inputs not done */
     struct flow_sleeper *fed;      /* the hasher fed, while it is */
 } f;
@@ -296,8 +300,21 @@ static void advance_take_locked(void)
 /* Input X's pre-read bytes are no longer held for its hasher. */
 static void unhold_locked(struct input *x)
 {
-    f.pre_held -= (uintmax_t)x->pre_bytes;
-    x->pre_bytes = 0;
+    f.pre_held -= (uintmax_t)(x->pre_bytes - x->pre_gone);
+    x->pre_bytes = x->pre_gone = 0;
+}
+
+/* Input X's hasher read on to AT: as many of its pre-read bytes are no
+ * longer held, and the pre-reader may read as many more ahead of it. */
+static void read_again_locked(struct input *x, off_t at)
+{
+    off_t n = at - x->read_off, left = x->pre_bytes - x->pre_gone;
+
+    n = n < left ? n : left;
+    if (n > 0) {
+        x->pre_gone += n;
+        f.pre_held -= (uintmax_t)n;
+    }
 }
 
 /* Input X is over, or handed back: no longer large, nor fed. */
@@ -447,6 +464,7 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
     if (!r->c) {
         /* Pre-read: the input can be taken once all of it is (a failed
          * read is left to whoever reads it). */
+        f.pre_reads++;
         if (!failed && !x->done)
             f.pre_off += (off_t)r->len;
         if (!failed && !x->done && !r->in_memory) {
@@ -461,6 +479,8 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
         }
         if (x->taken)
             wake_locked(x->owner);   /* it may read behind (flow_next_locked) */
+        if (f.pre_held >= PRE_READ_MAX)
+            wake_all_locked();       /* those waiting read by probes */
         if (x->pre_read || f.pre_held >= PRE_READ_MAX || followable_locked(r->in, x))
             wake_taker_locked();
     } else {
@@ -688,9 +708,10 @@ enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *er
     /* Behind the pre-reader, what it read is in memory; the rest is waited
      * for while it may read on (else, the probe missing, the reader reads
      * it into buffers). */
-    if (x->follows && in == f.pre_in && chunk_end(*off, x->size) <= f.pre_off)
+    if (x->follows && in == f.pre_in && chunk_end(*off, x->size) <= f.pre_off &&
+        f.pre_reads > x->resume)
         return FLOW_READ;
-    return x->follows && in == f.pre_in && f.pre_held < PRE_READ_MAX ? FLOW_WAIT : FLOW_PROBE;
+    return x->follows && in >= f.pre_in && f.pre_held < PRE_READ_MAX ? FLOW_WAIT : FLOW_PROBE;
 }
 
 struct chunk *flow_buf_locked(void)
@@ -777,12 +798,21 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress)
         tell_reader_locked();
     }
     if (p->read && !p->done && !p->handed) {
+        read_again_locked(x, p->read_at);
         x->read_off = p->read_at;
         x->ended |= p->ended;
         x->err = p->ended ? p->err : 0;
         if (p->later) {
-            x->by_reader = 1;
-            f.stats.later += p->later == 1;
+            /* Behind the pre-reader, a read that cannot wait misses where
+             * its next read starts the storage's (a read-ahead mark on a
+             * large folio; nothing asked of the storage): read on once it
+             * has read again. */
+            f.stats.later += p->later == 1 && !x->follows;
+            x->resume = f.pre_reads;
+            /* Pre-reading, the hasher reads behind the pre-reader, which
+             * reads the inputs in order; otherwise the reader reads it. */
+            x->follows = f.pre_on && !x->pre_read && f.pre_held < PRE_READ_MAX;
+            x->by_reader = !x->follows;
             f.stats.cold += !f.cold;
             f.cold = 1;
             f.warm_run = 0;

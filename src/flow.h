@@ -4,19 +4,22 @@
  * a step of a hasher, and by the reader once an input and twice a chunk it
  * reads.
  *
- * Who reads an input is settled once: its hasher, with reads that never
- * wait (what the page cache holds, in any order); or the reader, in input
- * order, front to back, when the storage must be waited for (the run is
- * "cold" until the reader finds the inputs ahead in memory again), or when
- * the input, of more than a chunk, is alone in its hasher's lanes, or is
- * one of few large ones (flow_feed): read ahead on another CPU.  So the
- * storage sees one stream, and warm data is read on every CPU.  While the run is cold, the inputs a hasher holds are
- * read on by it wherever the page cache tells it holds the next chunk (a
- * read that misses would ask the storage out of order; a hole in an input
- * held otherwise is told to the storage at once, hasher.c), and an input
- * is not pre-read where the page cache holds it, up to its first chunk
- * that it lacks (a few pages evicted from a set in memory: 0.49-0.63 of
- * the time, docs/PERFORMANCE.md).
+ * Who reads an input: its hasher, with reads that never wait (what the
+ * page cache holds, in any order); or the reader, in input order, front to
+ * back, when the storage must be waited for (the run is "cold" until the
+ * reader finds the inputs ahead in memory again), or when the input, of
+ * more than a chunk, is alone in its hasher's lanes, or is one of few
+ * large ones (flow_feed): read ahead on another CPU.  Cold, with hashers
+ * on threads of their own, the reader reads for the page cache only (it
+ * pre-reads, below), and each hasher reads its inputs again behind it.
+ * So the storage sees one stream, and warm data is read on every CPU.
+ * While the run is cold, the inputs a hasher holds are read on by it
+ * wherever the page cache tells it holds the next chunk (a read that
+ * misses would ask the storage out of order; a hole in an input held
+ * otherwise is told to the storage at once, hasher.c), and an input is not
+ * pre-read where the page cache holds it, up to its first chunk that it
+ * lacks (a few pages evicted from a set in memory: 0.49-0.63 of the time,
+ * docs/PERFORMANCE.md).
  */
 #ifndef MD5SUM_FLOW_H
 #define MD5SUM_FLOW_H
@@ -33,9 +36,10 @@
 #define CHUNK ((size_t)128 << 10)   /* bytes read at once: half the buffers of
                                      * 256 KiB, as fast or faster (media folder
                                      * 0.95, docs/PERFORMANCE.md) */
-#define PRE_READ_MAX ((uintmax_t)256 << 20)   /* bytes pre-read ahead of the
-                                               * hashers (flow_reader_next):
-                                               * the page cache holds them */
+#define PRE_READ_MAX ((uintmax_t)256 << 20)   /* bytes pre-read that no hasher
+                                               * has read again, at most
+                                               * (flow_reader_next): the page
+                                               * cache holds them */
 #define AHEAD_WARM 32               /* chunks the reader reads ahead of a lone
                                      * warm input's hasher, half of them a
                                      * wake-up (8: 1.03 of the wall time of
@@ -138,10 +142,14 @@ int flow_add(int fd, off_t size, const char *name, int early, size_t *in);
  *
  * Pre-reads (flow_pre_read, for hashers on threads of their own, where
  * flow_init's ROOM leaves the page cache room for them): cold, the reader
- * reads the inputs not yet taken, in order, for the page cache only, up to
- * PRE_READ_MAX bytes ahead; a hasher takes an input once all of it is
- * read so, and reads it again from memory.  The lanes then hash as on a
- * warm run, not a few inputs at a time in our buffers. */
+ * reads the inputs in order, for the page cache only, up to PRE_READ_MAX
+ * bytes that no hasher has read again; a hasher takes an input once all
+ * of it is read so (a large one, once the pre-reader is part way through
+ * it), and reads it again from memory, behind the pre-reader, as it does
+ * an input it held when its read found the storage must be waited for.
+ * The lanes then hash as on a warm run, not a few inputs at a time in our
+ * buffers, and inputs read ahead of their turn (a few large files taken
+ * together) are hashed side by side as the storage gives them. */
 struct flow_read {
     size_t in;
     int fd, first;
@@ -231,7 +239,8 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress);
 /* Next for a lane with input IN: a chunk the reader read (*C), a read to
  * make at *OFF, the same read only if the page cache tells it holds the
  * chunk (PROBE: the run is cold, and a read that misses asks the storage
- * for it out of order), nothing yet, or the end of a reading that failed
+ * for it out of order), nothing yet (WAIT: for the reader, or, cold, for
+ * the pre-reader to read past *OFF), or the end of a reading that failed
  * (*ERR). */
 enum flow_next { FLOW_CHUNK, FLOW_READ, FLOW_PROBE, FLOW_WAIT, FLOW_FAILED };
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err);

@@ -334,6 +334,18 @@ few_large() {
         'md5sum l1 l2 l3 l4 s'
 }
 
+@test "a few large files from a cold cache, read behind the pre-reader (src/flow.h): as GNU, with every thread count, checking too" {
+    [ "$(stat -f -c %T .)" != tmpfs ] || skip "files on tmpfs cannot be taken out of memory"
+    few_large
+    "$GNU_MD5SUM" l1 l2 l3 l4 s > list
+    # Each run from a cold cache: the hashers read behind the pre-reader
+    # (MD5SUM_ENGINE_STATS: reader 0), which wakes each as it reads on; a
+    # hasher left asleep would hang the run (the timeout).
+    local evict='for f in l1 l2 l3 l4 s; do dd if=$f iflag=nocache count=0 status=none; done'
+    same_jobs "1 2 3 8" "$evict; timeout 60 md5sum \$J l1 l2 l3 l4 s" 'md5sum l1 l2 l3 l4 s'
+    same_jobs "2 8" "$evict; timeout 60 md5sum \$J -c list" 'md5sum -c list'
+}
+
 @test "few large files under an address-space limit (ulimit -v): every result as GNU's" {
     [ -z "${EXEC_WRAPPER:-}" ] || skip "under qemu the limit would be qemu's"
     ! sanitized || skip "sanitizers reserve far more address space"

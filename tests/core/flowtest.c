@@ -540,27 +540,31 @@ static int cold_one_taker(size_t first)
     return bad + t.bad;
 }
 
-/* Cold and pre-reading, a large input the pre-reader is part way
- * through is taken, and read by its hasher behind the pre-reader: what it
- * pre-read, then, past it, nothing until it reads on; the reader reads
- * none of it into buffers.  Inputs from FIRST: FEED_MIN bytes, then 4
- * chunks.  Returns what went otherwise. */
+/* Cold and pre-reading, a large input the pre-reader is part way through
+ * is taken, and read by its hasher behind the pre-reader: what it
+ * pre-read, then, past it, nothing until it reads on; a read behind that
+ * misses (a read-ahead mark) waits for its next read.  What the hasher
+ * read again is no longer held, so an input larger than PRE_READ_MAX is
+ * pre-read whole, and the reader reads none of it into buffers.  Inputs
+ * from FIRST: PRE_READ_MAX + 4 chunks, then 4 chunks.  Returns what went
+ * otherwise. */
 static int follow(size_t first)
 {
-    const off_t small = (off_t)(4 * CHUNK);
+    const off_t big = (off_t)PRE_READ_MAX + (off_t)(4 * CHUNK), small = (off_t)(4 * CHUNK);
     struct flow_stats st;
     struct flow_read r;
     struct result res;
     struct chunk *c;
     uintmax_t all, before;
+    enum flow_next next = FLOW_READ;
     size_t i, in;
-    int fd, err, bad = 0;
-    off_t off, size;
+    int fd, err, rounds, bad = 0;
+    off_t off = 0, size;
 
     flow_hashed((size_t)-1, &all, &st);
     before = st.reader_bytes;
     for (i = 0; i < 2; i++)
-        bad += !flow_add(1300 + (int)i, i == 0 ? FEED_MIN : small, NULL, 0, &in) || in != first + i;
+        bad += !flow_add(1300 + (int)i, i == 0 ? big : small, NULL, 0, &in) || in != first + i;
     bad += take_by(&t.hasher, first);   /* nothing of it read yet */
     bad += !flow_reader_next(&r) || r.c || r.in != first || r.off != 0;
     if (bad + t.bad > 0)
@@ -573,19 +577,31 @@ static int follow(size_t first)
         return bad + t.bad;
     flow_lock();
     bad += flow_next_locked(first, &c, &off, &err) != FLOW_READ || off != 0;
-    tell(first, (struct flow_report){.read = 1, .read_at = CHUNK});
+    tell(first, (struct flow_report){.read = 1, .later = 1});   /* missed behind */
     bad += flow_next_locked(first, &c, &off, &err) != FLOW_WAIT;
     flow_unlock();
-    while (flow_reader_next(&r)) {   /* the rest, and the next input, pre-read */
-        bad += r.c != NULL;
+    for (rounds = 0, off = 0; rounds < 10000 && off < big && next != FLOW_PROBE; rounds++) {
+        if (flow_reader_next(&r)) {   /* the pre-reader, a chunk a round */
+            bad += r.c != NULL || r.in != first;
+            r.len = CHUNK;
+            r.final = r.off + (off_t)CHUNK >= r.size;
+            t.hasher.asleep = 1;   /* as if it waited: woken by each chunk */
+            flow_reader_put(&r, 0, 0, -1);
+            bad += t.hasher.asleep;
+            t.hasher.asleep = 0;
+        }
+        flow_lock();
+        while ((next = flow_next_locked(first, &c, &off, &err)) == FLOW_READ && off < big)
+            tell(first, (struct flow_report){.read = 1, .read_at = off + (off_t)CHUNK});
+        flow_unlock();
+    }
+    bad += off != big;
+    done(first, (uintmax_t)big);
+    while (flow_reader_next(&r)) {   /* the next input, pre-read */
         r.len = CHUNK;
         r.final = r.off + (off_t)CHUNK >= r.size;
         flow_reader_put(&r, 0, 0, -1);
     }
-    flow_lock();
-    bad += flow_next_locked(first, &c, &off, &err) != FLOW_READ || off != CHUNK;
-    flow_unlock();
-    done(first, (uintmax_t)FEED_MIN);
     bad += !take_by(&t.hasher, first + 1);
     done(first + 1, (uintmax_t)small);
     for (i = 0; i < 2; i++)
@@ -594,10 +610,66 @@ static int follow(size_t first)
     return bad + t.bad + (st.reader_bytes != before);
 }
 
+/* Cold and pre-reading, the pre-reader holding PRE_READ_MAX bytes that no
+ * hasher reads (an input not taken, lanes all waiting): those waiting
+ * ahead of it are woken, and read by probes (the reader then reads for
+ * them, as for any input whose read missed) rather than wait for it.
+ * Inputs from FIRST, both EARLY: PRE_READ_MAX + 4 chunks, not taken; then
+ * 4 chunks more, taken first (the larger), warm, whose read misses.
+ * Returns what went otherwise. */
+static int follow_full(size_t first)
+{
+    const off_t big = (off_t)PRE_READ_MAX + (off_t)(4 * CHUNK), bigger = big + (off_t)(4 * CHUNK);
+    struct flow_read r;
+    struct result res;
+    struct chunk *c;
+    size_t i, in;
+    int fd, err, woken = 0, bad = 0;
+    off_t off, size;
+
+    for (i = 0; i < 2; i++)
+        bad += !flow_add(1400 + (int)i, i == 0 ? big : bigger, NULL, 1, &in) || in != first + i;
+    bad += !take_by(&t.hasher, first + 1);   /* the larger, taken first */
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    flow_lock();
+    tell(first + 1, (struct flow_report){.read = 1, .later = 1});   /* cold */
+    bad += flow_next_locked(first + 1, &c, &off, &err) != FLOW_WAIT;
+    flow_unlock();
+    while (flow_reader_next(&r)) {   /* the first, pre-read as far as it may */
+        bad += r.c != NULL || r.in != first;
+        r.len = CHUNK;
+        r.final = r.off + (off_t)CHUNK >= r.size;
+        t.hasher.asleep = 1;
+        flow_reader_put(&r, 0, 0, -1);
+        woken += !t.hasher.asleep;
+        t.hasher.asleep = 0;
+    }
+    flow_lock();
+    bad += flow_next_locked(first + 1, &c, &off, &err) != FLOW_PROBE;
+    tell(first + 1, (struct flow_report){.read = 1, .later = 2});   /* the probe missed */
+    bad += flow_next_locked(first + 1, &c, &off, &err) != FLOW_WAIT;
+    flow_unlock();
+    bad += !flow_reader_next(&r) || !r.c || r.in != first + 1;   /* for the reader */
+    if (r.c) {
+        r.len = CHUNK;
+        r.final = 0;
+        flow_reader_put(&r, 0, 0, -1);
+    }
+    bad += woken != 1;
+    if (!take_by(&t.hasher, first))   /* an input not taken: not to be done */
+        return bad + t.bad + 1;
+    for (i = 0; i < 2; i++)
+        done(first + i, (uintmax_t)(i == 0 ? big : bigger));
+    for (i = 0; i < 2; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    return bad + t.bad;
+}
+
 int main(void)
 {
     struct flow_stats st;
-    uintmax_t all;
+    uintmax_t all, in_bufs;
     size_t k;
     int results, reads;
 
@@ -652,16 +724,20 @@ int main(void)
     flow_pre_read();
     t.n_seen = 0;
     t.hasher_reads = t.held = t.most_held = 0;
+    flow_hashed((size_t)-1, &all, &st);
+    in_bufs = st.reader_bytes;
     results = run(EARLY_IN + 5, N_IN, 1, 0, 0);
     flow_hashed((size_t)-1, &all, &st);
-    for (k = EARLY_IN + 6, all = 0; k < EARLY_IN + 5 + N_IN; k++)   /* all but the first */
+    for (k = EARLY_IN + 5, all = 0; k < EARLY_IN + 5 + N_IN; k++)
         all += (uintmax_t)size_of(k);
     report(results == N_IN && t.bad == 0 && one_stream(0, EARLY_IN + 5, EARLY_IN + 4 + N_IN) == 0 &&
-               st.pre_read_bytes == all && t.hasher_reads > 0,
+               st.pre_read_bytes == all && t.hasher_reads > 0 && st.reader_bytes == in_bufs,
            "flow: pre-reading, a cold run is read by the reader in order, each input front to back, "
-           "once, and hashed by its hasher from memory (%zu reads, %d results of %d, %ju bytes "
-           "pre-read of %ju, %d asked of the hasher)",
-           t.n_seen, results, N_IN, st.pre_read_bytes, all, t.hasher_reads);
+           "once, and hashed by its hasher from memory, the one whose read found the storage must "
+           "be waited for behind the pre-reader (%zu reads, %d results of %d, %ju bytes pre-read of "
+           "%ju, %d asked of the hasher, %ju read into buffers)",
+           t.n_seen, results, N_IN, st.pre_read_bytes, all, t.hasher_reads,
+           st.reader_bytes - in_bufs);
     k = (size_t)pre_read_huge();
     report(k == 0, "flow: pre-reading, an input larger than the %ju MiB the pre-reader may hold "
            "goes to its hasher once that much is held, and the reader reads it (%zu wrong)",
@@ -687,7 +763,13 @@ int main(void)
            (uintmax_t)(COLD_SLACK >> 20), results, N_IN, k);
     k = (size_t)follow(HUGE_IN + 15 + 3 * N_IN + FEED_MAX);
     report(k == 0, "flow: cold, an input of %ju MiB or more is taken as the pre-reader reads it, "
-           "and read behind it (%zu wrong)", (uintmax_t)(FEED_MIN >> 20), k);
+           "and read behind it, whole, however large (%zu wrong)", (uintmax_t)(FEED_MIN >> 20), k);
+    results = run(HUGE_IN + 17 + 3 * N_IN + FEED_MAX, N_IN, 0, 1, 0);   /* warm again */
+    k = (size_t)follow_full(HUGE_IN + 17 + 4 * N_IN + FEED_MAX);
+    report(results == N_IN && k == 0,
+           "flow: cold, with %ju MiB pre-read and not read again, those waiting ahead of the "
+           "pre-reader are woken and read by probes (%d results of %d, %zu wrong)",
+           PRE_READ_MAX >> 20, results, N_IN, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
