@@ -31,7 +31,8 @@
 #           page cache holds each set (bench/folios.c, as root): freshly
 #           written files sit in large folios, files read back in single
 #           pages, and ours is up to 1.45 times slower on the latter
-#   cold    the media folder evicted from the page cache before each run
+#   cold    the media folder, then 2 and 4 files of 128 MiB (few's),
+#           evicted from the page cache before each run
 #           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
 #   holes   the 256 KiB set and the media folder in the page cache but for
 #           a 128 KiB range dropped from HOLES percent of their files (a
@@ -409,25 +410,33 @@ evict() {
 }
 
 section_cold() {
-    echo "## cold: the media set read from disk (evicted before each run), $BENCH_RUNS runs each, interleaved"
+    echo "## cold: the media set, and 2 and 4 files of 128 MiB, read from disk (evicted before each run), $BENCH_RUNS runs each, interleaved"
     build_runcmd
-    dir=$(set_dir media)
-    rm -f "$out"/cold-*.times
-    i=0
-    while [ "$i" -lt "$BENCH_RUNS" ]; do
-        # shellcheck disable=SC2046  # the file names have no blanks
-        for p in ours gnu cat; do
-            evict "$dir"
-            case $p in
-                ours) time_run cold-ours "$dir" "$PWD/$B/md5sum" -- $(cd "$dir" && ls) ;;
-                gnu) time_run cold-gnu "$dir" /usr/bin/md5sum -- $(cd "$dir" && ls) ;;
-                cat) time_run cold-cat "$dir" cat -- $(cd "$dir" && ls) ;;
-            esac
+    make_files "$BENCH_DATA/few" 4 134217728
+    for set in media few-2 few-4; do
+        case $set in
+            media) dir=$(set_dir media); files=$(cd "$dir" && ls) ;;
+            few-2) dir=$BENCH_DATA/few; files="f00002 f00003" ;;
+            few-4) dir=$BENCH_DATA/few; files="f00000 f00001 f00002 f00003" ;;
+        esac
+        rm -f "$out"/cold-*.times
+        i=0
+        while [ "$i" -lt "$BENCH_RUNS" ]; do
+            for p in ours gnu cat; do
+                evict "$dir"
+                # shellcheck disable=SC2086  # the file names have no blanks
+                case $p in
+                    ours) time_run cold-ours "$dir" "$PWD/$B/md5sum" -- $files ;;
+                    gnu) time_run cold-gnu "$dir" /usr/bin/md5sum -- $files ;;
+                    cat) time_run cold-cat "$dir" cat -- $files ;;
+                esac
+            done
+            i=$((i + 1))
         done
-        i=$((i + 1))
+        echo "# $set:"
+        report_times cold-ours cold-gnu cold-cat
+        echo "# ours vs GNU, wall: $(ratio cold-ours cold-gnu 1)x; ours / cat: $(ratio cold-cat cold-ours 1)"
     done
-    report_times cold-ours cold-gnu cold-cat
-    echo "# ours vs GNU, wall: $(ratio cold-ours cold-gnu 1)x; ours / cat: $(ratio cold-cat cold-ours 1)"
 }
 
 # punch DIR PCT SEED: a 128 KiB range dropped from the page cache in PCT
