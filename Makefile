@@ -152,7 +152,7 @@ fuzz:
 # Random cases against GNU md5sum, output compared byte for byte (a minute
 # a few hundred; FUZZ_SEED repeats a run).
 FUZZ_CASES = 500
-fuzz-gnu: $(B)/md5sum
+fuzz-gnu: $(B)/md5sum $(B)/evict
 	MD5SUM=$(B)/md5sum tests/run/difffuzz.sh $(FUZZ_CASES) $(FUZZ_SEED)
 
 # The CLI and conformance suites with every run of md5sum under valgrind

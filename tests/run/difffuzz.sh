@@ -9,7 +9,10 @@
 # operands (missing, repeated, "-" from a file, a FIFO fed by a writer, or
 # named twice and fed by two in turn), a locale with GNU's messages, and
 # where the output goes (a file, /dev/full, closed), now and then with few
-# descriptors (ulimit -n) or little address space (ulimit -v) for both.  Ours runs with a random --jobs, and
+# descriptors (ulimit -n) or little address space (ulimit -v) for both, and
+# how the page cache holds the files as ours runs: all of them, none (a
+# cold run), or all but a 128 KiB range here and there (build/evict; not
+# where the files are on tmpfs).  Ours runs with a random --jobs, and
 # sometimes reads its operands by --files0-from; GNU, which has neither
 # option, runs without, its operands on its command line.  Both run through
 # links named md5sum, so the program name in diagnostics is the same.  The
@@ -48,6 +51,26 @@ pick() { # pick WORD...: one of them
     echo "${a[RANDOM % ${#a[@]}]}"
 }
 chance() { [ $((RANDOM % 100)) -lt "$1" ]; } # chance PERCENT
+evict=${ours%/*}/evict
+
+# set_cache STATE DIR: DIR's regular files warm, out of the page cache
+# (cold), or out of it only for a 128 KiB range in a few (holes).  Not a
+# FIFO: opened, it would take the place of md5sum for its writer.
+set_cache() {
+    local f size files=()
+    for f in "$2"/*; do [ ! -f "$f" ] || files+=("$f"); done
+    [ ${#files[@]} -gt 0 ] || return 0
+    case $1 in
+        cold) "$evict" "${files[@]}" 2> /dev/null ;;
+        holes)
+            for f in "${files[@]}"; do
+                size=$(stat -c %s "$f")
+                [ "$size" -gt 131072 ] && chance 30 || continue
+                "$evict" -r $((RANDOM % (size / 131072) * 131072)):131072 "$f" 2> /dev/null
+            done ;;
+    esac
+    return 0
+}
 
 # Names: plain, with blanks, backslashes, newlines, CR, a leading dash or
 # star, non-ASCII bytes (valid UTF-8 and not), long.
@@ -131,9 +154,12 @@ bad_opts=(-x --bogus --tag=1 --s --st --t --ta --b --check=x -)
 # one_case N: make, run and compare case N.  Returns 1 on a difference.
 one_case() {
     local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from files0=0 limits
-    local fifo_from='' fifo_again='' writer
+    local fifo_from='' fifo_again='' writer cache=warm
     rm -rf "$dir" && mkdir -p "$dir/in"
     make_files "$dir/in"
+    if [ -x "$evict" ] && [ "$(stat -f -c %T "$dir/in")" != tmpfs ]; then
+        if chance 15; then cache=cold; elif chance 10; then cache=holes; fi
+    fi
     if chance 55; then
         # Hashing.
         for o in "${hash_opts[@]}"; do chance 12 && opts+=("$o"); done
@@ -203,6 +229,7 @@ one_case() {
         fi
         [ "$who" = gnu ] || [ "$files0" = 0 ] || args=("${opts[@]}" --files0-from=../names0)
         [ "$who" = gnu ] || args=(--jobs="$jobs" "${args[@]}")
+        [ "$who" = gnu ] || set_cache "$cache" "$dir/in"
         (
             cd "$dir/in" || exit 99
             case $in_from in
@@ -232,7 +259,7 @@ one_case() {
     done
     if ! cmp -s "$dir/ours.out" "$dir/gnu.out" || ! cmp -s "$dir/ours.err" "$dir/gnu.err"; then
         echo "difffuzz: case $1 differs (kept in $dir)"
-        echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from limits=$limits" \
+        echo "  LC_ALL=$loc LANGUAGE=$lang stdout=$out_to stdin=$in_from limits=$limits cache=$cache" \
              "${fifo_from:+fifo fed $fifo_from${fifo_again:+ then $fifo_again} }--jobs=$jobs (ours only)" \
              "$([ "$files0" = 0 ] || echo "--files0-from (ours only, the operands)")"
         printf '  md5sum'; printf ' %q' "${cmd[@]}"; echo
