@@ -12,7 +12,9 @@
  * holds fewer bytes, from before either has taken one.  Pre-reading (hashers
  * on threads of their own), a cold run is read through by the reader in
  * order, for the page cache only, and each input is then taken by the
- * hasher, which reads it again itself. */
+ * hasher, which reads it again itself, behind the pre-reader (a large one
+ * as soon as the pre-reader is part way through it); cold, the hasher that
+ * joined last takes none unless the others hold COLD_SLACK more. */
 #include <stdlib.h>
 #include <string.h>
 
