@@ -311,6 +311,23 @@ shrunk_below() {
     same_jobs "1 2 3" "$evict $run big*" 'cd gnu && md5sum big*'
 }
 
+@test "large files from a cold cache, one failing part way while read behind the pre-reader: GNU's error, the rest hashed" {
+    need_preload
+    [ "$(stat -f -c %T .)" != tmpfs ] || skip "files on tmpfs cannot be taken out of memory"
+    # Large enough to be taken as the pre-reader reads them (src/flow.h);
+    # reads past 20 MB fail, so only l3 fails, its pre-read first, then its
+    # hasher's read.  GNU reads a link to /proc/self/mem for it, as above.
+    mkdir gnu
+    head -c 17000000 /dev/urandom > l1
+    head -c 24000000 /dev/urandom > l3
+    head -c 17000000 /dev/urandom > l2
+    ln -s ../l1 gnu/l1 && ln -s ../l2 gnu/l2 && ln -s /proc/self/mem gnu/l3
+    sync l1 l2 l3
+    local evict='for f in l1 l3 l2; do dd if="$f" iflag=nocache count=0 status=none; done;'
+    same_jobs "1 2 3 8" "$evict FAIL_AT=20000000 LD_PRELOAD=$preload timeout 60 md5sum l1 l3 l2" \
+        'cd gnu && md5sum l1 l3 l2'
+}
+
 @test "files whose close fails (EIO, as NFS reports late), alone or among others, on every path: GNU's error, no digest, the rest hashed" {
     need_preload
     # Closing a file of 12345 bytes fails (tests/fault/fault_preload.c);
