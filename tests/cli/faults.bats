@@ -246,6 +246,19 @@ shrunk_below() {
     shrunk_below 'cat big > /dev/null;' big
 }
 
+# The same from a cold cache, big before a file of 20 MB: a hasher takes big
+# while the pre-reader is part way through it and reads it behind the
+# pre-reader (src/flow.h), to its end as it is then.
+@test "a large file from a cold cache that grows or shrinks while read behind the pre-reader" {
+    [ "$(stat -f -c %T .)" != tmpfs ] || skip "files on tmpfs cannot be taken out of memory"
+    files
+    head -c 20000000 /dev/urandom > l1
+    local cold='sync l1 big; for x in l1 big; do dd if="$x" iflag=nocache count=0 status=none; done;'
+    resized "$cold" 'big l1 f' '16 << 20' 'head -c 65536 /dev/zero | tr "\0" g >> big'
+    resized "$cold" 'big l1 f' '16 << 20' 'truncate -s 64M big'
+    shrunk_below "$cold" 'big l1 f'
+}
+
 # ---- FIFOs and slow writers in check mode ----------------------------------
 
 @test "a check list from a FIFO written slowly, lines split across writes, then a good list" {
