@@ -77,6 +77,7 @@ static struct {
     off_t pre_off;
     uintmax_t pre_held;            /* pre-read bytes not yet read again */
     unsigned long pre_reads;       /* pre-reads made */
+    size_t ahead;                  /* inputs before it given by flow_ahead */
     unsigned feed_most, n_large;   /* flow_feed's N; large inputs not done */
     struct flow_sleeper *fed;      /* the hasher fed, while it is */
 } f;
@@ -153,6 +154,20 @@ int flow_init(size_t n_bufs, size_t reserve, size_t headroom, uintmax_t room)
 void flow_pre_read(void)
 {
     f.pre_on = f.pre_fits;
+}
+
+unsigned flow_ahead(size_t in, int *fds, unsigned most, off_t max)
+{
+    unsigned n = 0;
+    size_t i;
+
+    flow_lock();
+    for (i = f.ahead > in ? f.ahead : in + 1; f.pre_fits && i < f.tail && i <= in + most; i++)
+        if (at(i)->fd >= 0 && at(i)->size <= max && !at(i)->ended)
+            fds[n++] = at(i)->fd;
+    f.ahead = i;
+    flow_unlock();
+    return n;
 }
 
 void flow_feed(unsigned n)

@@ -172,6 +172,11 @@ void flow_pre_read(void);
  * for it.  A lane's chain bounds them whatever the hasher: a second one
  * would only double the CPU time, and the copy is off the hashing CPU. */
 void flow_feed(unsigned n);
+
+/* The descriptors, into FDS, of the inputs after IN, up to MOST of them, of
+ * no more than MAX bytes each, not given before: how many.  None where the
+ * page cache may not hold what pre-reads would (flow_init's ROOM). */
+unsigned flow_ahead(size_t in, int *fds, unsigned most, off_t max);
 int flow_reader_next(struct flow_read *r);
 void flow_reader_put(const struct flow_read *r, int failed, int err, int cached);
 

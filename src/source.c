@@ -1,13 +1,14 @@
 /* preadv2 and RWF_NOWAIT (reading only what the page cache holds), the
- * cachestat system call, mincore and fstatfs are Linux's; the feature-test
- * macro is the documented way to ask for them.  Elsewhere every read may
- * wait. */
+ * cachestat system call, mincore, fstatfs and sysfs are Linux's; the
+ * feature-test macro is the documented way to ask for them.  Elsewhere
+ * every read may wait, and all storage is taken for a disk. */
 #define _GNU_SOURCE /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 #include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #ifdef __linux__
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #if !defined(SYS_cachestat) && (defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__s390x__))
 #define SYS_cachestat 451   /* Linux 6.5; C libraries older than it lack the name */
@@ -280,4 +282,44 @@ int source_wait_ready(int fd)
         if (errno != EINTR)
             return -1;
     return 0;
+}
+
+/* Linux says in sysfs, for a device or (a partition) the disk it is on. */
+static int says_not_rotational(dev_t dev)
+{
+#if defined(__linux__) && defined(major)
+    static const char *const up[] = {"", "/.."};
+    char path[80], c = '1';
+    unsigned i;
+    int fd = -1;
+
+    for (i = 0; i < sizeof up / sizeof *up && fd < 0; i++) {
+        (void)snprintf(path, sizeof path, "/sys/dev/block/%u:%u%s/queue/rotational",
+                       (unsigned)major(dev), (unsigned)minor(dev), up[i]);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (fd >= 0) {
+        if (read(fd, &c, 1) != 1)
+            c = '1';
+        close(fd);
+    }
+    return c == '0';
+#else
+    (void)dev;
+    return 0;
+#endif
+}
+
+int source_seek_free(int fd, struct source_storage *last)
+{
+    struct stat st;
+
+    if (fstat(fd, &st) != 0)
+        return 0;
+    if (!last->known || st.st_dev != last->dev) {
+        last->dev = st.st_dev;
+        last->known = 1;
+        last->seek_free = says_not_rotational(st.st_dev);
+    }
+    return last->seek_free;
 }

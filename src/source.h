@@ -47,6 +47,18 @@ enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, o
  * tell without reading it?  1 yes, 0 no, -1 it cannot tell. */
 int source_cached(int fd, off_t off, off_t size);
 
+/* Does the storage under FD say it has no seeks: a block device whose queue
+ * says it is not rotational (an SSD, NVMe, zram)?  1 yes; 0 if it says it
+ * is, or cannot say (no block device under the file system: btrfs's, NFS,
+ * overlayfs, FUSE), and is taken for a disk, which must see one stream.
+ * LAST, zeroed before the first call and kept by the caller, holds the
+ * answer for the last device asked about. */
+struct source_storage {
+    dev_t dev;
+    int known, seek_free;
+};
+int source_seek_free(int fd, struct source_storage *last);
+
 /* Hand a descriptor from source_open to a reader that waits: clears the
  * non-blocking mode, and for a FIFO waits until a writer has come, as the
  * blocking open GNU makes would.  0, or -1 with errno set. */

@@ -8,7 +8,7 @@ load '../helpers'
 # stats ARGS...: run our md5sum with ARGS in counting mode (output to
 # /dev/null; after the shell commands in $STATS_SETUP, if set) and set THREADS INLINE PLAIN READER PRE_READ HASHERS LATER COLD WARM
 # FD_WAITS GAVE_BACK TAKEN_BACK OPENED HANDED EARLY LANE_HASHED LANE_OFFERED HELD_BACK
-# STREAMS FED from its last line on stderr.
+# STREAMS FED TOLD from its last line on stderr.
 stats() {
     local line
     # Only 0-2 open (bats keeps others), as the limits in STATS_SETUP expect.
@@ -18,7 +18,7 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+),\ streams\ read\ ahead\ ([0-9]+),\ fed\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+),\ streams\ read\ ahead\ ([0-9]+),\ fed\ ([0-9]+),\ told\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} PRE_READ=${BASH_REMATCH[5]} HASHERS=${BASH_REMATCH[6]}
@@ -26,7 +26,7 @@ stats() {
     FD_WAITS=${BASH_REMATCH[10]} GAVE_BACK=${BASH_REMATCH[11]} TAKEN_BACK=${BASH_REMATCH[12]}
     OPENED=${BASH_REMATCH[13]} HANDED=${BASH_REMATCH[14]} EARLY=${BASH_REMATCH[15]}
     LANE_HASHED=${BASH_REMATCH[16]} LANE_OFFERED=${BASH_REMATCH[17]} HELD_BACK=${BASH_REMATCH[18]}
-    STREAMS=${BASH_REMATCH[19]} FED=${BASH_REMATCH[20]}
+    STREAMS=${BASH_REMATCH[19]} FED=${BASH_REMATCH[20]} TOLD=${BASH_REMATCH[21]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -55,6 +55,9 @@ teardown() {
     [ -z "${OVERLAY:-}" ] || umount "$OVERLAY"
     [ -z "${FUSE_MNT:-}" ] || umount "$FUSE_MNT"
     [ -z "${SHM_DIR:-}" ] || rm -rf "$SHM_DIR"
+    cd "$BATS_TEST_TMPDIR" || return 1
+    [ -z "${LOOP_MNT:-}" ] || umount "$LOOP_MNT"
+    [ -z "${LOOP:-}" ] || losetup -d "$LOOP"
 }
 
 @test "a lone file up to 16 MiB is hashed plainly, no thread started" {
@@ -206,6 +209,42 @@ slow_list() {
     [ "$LATER" = 1 ]
     [ "$PRE_READ" = 0 ]
     [ "$READER" -ge $((38 * 1000000)) ]
+}
+
+@test "storage without seeks (a disk that says it does not rotate) is asked for the small inputs ahead of the reader; a disk that rotates, for nothing out of order" {
+    [ "$(id -u)" = 0 ] || skip "a file system on a loop device needs root"
+    command -v losetup > /dev/null && command -v mkfs.ext4 > /dev/null || skip "losetup or mkfs.ext4 missing"
+    truncate -s 64M "$BATS_TEST_TMPDIR/disk"
+    mkfs.ext4 -q -F "$BATS_TEST_TMPDIR/disk"
+    LOOP=$(losetup -f --show "$BATS_TEST_TMPDIR/disk") || skip "no loop device to be had"
+    mkdir "$BATS_TEST_TMPDIR/mnt"
+    mount "$LOOP" "$BATS_TEST_TMPDIR/mnt" || skip "no mount of a loop device here"
+    LOOP_MNT=$BATS_TEST_TMPDIR/mnt
+    local flag=/sys/block/${LOOP#/dev/}/queue/rotational
+    cd "$LOOP_MNT"
+    files 300 3000
+    echo 0 > "$flag"
+    cold f*
+    same 'md5sum f*'
+    # -j1: every input opened by the caller, each told but those the reader
+    # had started; with hashers on threads, only those not opened by them.
+    cold f*
+    stats -j1 f*
+    [ "$COLD" -ge 1 ]
+    [ "$TOLD" -ge 250 ]
+    cold f*
+    stats -j2 f*
+    [ "$TOLD" -ge 1 ]
+    echo 1 > "$flag"
+    cold f*
+    same 'md5sum f*'
+    cold f*
+    stats -j1 f*
+    [ "$COLD" -ge 1 ]
+    [ "$TOLD" = 0 ]
+    cold f*
+    stats -j2 f*
+    [ "$TOLD" = 0 ]
 }
 
 @test "a cold run turns warm again once the reader finds inputs in memory" {

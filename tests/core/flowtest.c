@@ -14,7 +14,8 @@
  * order, for the page cache only, and each input is then taken by the
  * hasher, which reads it again itself, behind the pre-reader (a large one
  * as soon as the pre-reader is part way through it); cold, the hasher that
- * joined last takes none unless the others hold COLD_SLACK more. */
+ * joined last takes none unless the others hold COLD_SLACK more.  Storage
+ * without seeks is asked for the small inputs ahead of the reader, once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -668,6 +669,34 @@ static int follow_full(size_t first)
     return bad + t.bad;
 }
 
+/* Storage without seeks is asked for the small inputs after the one the
+ * reader starts (flow_ahead): each input once, none larger than asked, and
+ * none not yet opened (no descriptor).  Inputs from FIRST: 1, 1 and 9
+ * chunks, a name, 1 and 1 chunks.  Returns what went otherwise. */
+static int ahead(size_t first)
+{
+    static const int chunks[] = {1, 1, 9, 0, 1, 1};
+    const off_t max = (off_t)(4 * CHUNK);
+    int fds[8], bad = 0;
+    unsigned n;
+    size_t i, in;
+
+    for (i = 0; i < 6; i++)
+        bad += !(chunks[i] ? flow_add(1500 + (int)i, (off_t)(chunks[i] * CHUNK), NULL, 0, &in)
+                           : flow_add(-1, -1, "name", 0, &in)) ||
+               in != first + i;
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    n = flow_ahead(first, fds, 2, max);       /* the second; the third is too large */
+    bad += n != 1 || fds[0] != 1501;
+    n = flow_ahead(first + 1, fds, 4, max);   /* the fifth and sixth */
+    bad += n != 2 || fds[0] != 1504 || fds[1] != 1505;
+    bad += flow_ahead(first + 2, fds, 8, max) != 0;
+    for (i = 0; i < 6; i++)
+        bad += !flow_take_back(first + i);
+    return bad + t.bad;
+}
+
 int main(void)
 {
     struct flow_stats st;
@@ -772,6 +801,12 @@ int main(void)
            "flow: cold, with %ju MiB pre-read and not read again, those waiting ahead of the "
            "pre-reader are woken and read by probes (%d results of %d, %zu wrong)",
            PRE_READ_MAX >> 20, results, N_IN, k);
+    results = run(HUGE_IN + 19 + 4 * N_IN + FEED_MAX, N_IN, 0, 1, 0);   /* warm again */
+    k = (size_t)ahead(HUGE_IN + 19 + 5 * N_IN + FEED_MAX);
+    report(results == N_IN && k == 0,
+           "flow: the small inputs after the one the reader starts are given for the storage to be "
+           "asked for, each once, none larger than asked or not yet opened (%d results of %d, %zu "
+           "wrong)", results, N_IN, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
