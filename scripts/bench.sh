@@ -34,6 +34,11 @@
 #   cold    the media folder, then 2 and 4 files of 128 MiB (few's),
 #           evicted from the page cache before each run
 #           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
+#   seekfree  the 4 KiB, 256 KiB, mixed and media sets, evicted before each
+#           run, with the disk under them said to have no seeks (its queue's
+#           rotational flag set to 0, as an SSD's, and put back after; root):
+#           $B/md5sum, GNU md5sum and cat; prints "# SKIP seekfree: why"
+#           where it cannot
 #   holes   the 256 KiB set and the media folder in the page cache but for
 #           a 128 KiB range dropped from HOLES percent of their files (a
 #           draw of its own for each round, the same for both programs), as
@@ -46,7 +51,8 @@
 #           (twice, to show the spread), cat; hashing and -c.  The reads that
 #           fall in the set's files (filefrag) are replayed in the order the
 #           device completed them on a spinning disk: seeks x SEEK_MS +
-#           bytes / MBPS.  Needs root (which mounts tracefs if it is not);
+#           bytes / MBPS.  The disk says it rotates meanwhile, as a spinning
+#           one does.  Needs root (which mounts tracefs if it is not);
 #           prints "# SKIP disk: why" otherwise
 #   occupancy  the lanes' occupancy on the sets (warm): blocks hashed over
 #           lane-blocks the kernels ran (MD5SUM_ENGINE_STATS), hashing with
@@ -100,7 +106,7 @@ CALLS=${CALLS:-200}
 BENCH_PAIRS=${BENCH_PAIRS:-11}
 MEMLIMITS=${MEMLIMITS:-16 32 256}
 HOLES=${HOLES:-0 10 30}
-ALL_SECTIONS="block lanes bigfile stream few sets occupancy cold holes disk calls fs"
+ALL_SECTIONS="block lanes bigfile stream few sets occupancy cold seekfree holes disk calls fs"
 out=$B/bench
 mkdir -p "$out"
 
@@ -409,34 +415,65 @@ evict() {
     for f in "$1"/*; do dd if="$f" iflag=nocache count=0 status=none; done
 }
 
+# cold_runs SET DIR FILES: FILES of DIR read from the storage (evicted
+# before each run) by ours, GNU's and cat, interleaved, and the ratios.
+cold_runs() {
+    rm -f "$out"/cold-*.times
+    i=0
+    while [ "$i" -lt "$BENCH_RUNS" ]; do
+        for p in ours gnu cat; do
+            evict "$2"
+            # shellcheck disable=SC2086  # the file names have no blanks
+            case $p in
+                ours) time_run cold-ours "$2" "$PWD/$B/md5sum" -- $3 ;;
+                gnu) time_run cold-gnu "$2" /usr/bin/md5sum -- $3 ;;
+                cat) time_run cold-cat "$2" cat -- $3 ;;
+            esac
+        done
+        i=$((i + 1))
+    done
+    echo "# $1:"
+    report_times cold-ours cold-gnu cold-cat
+    echo "# ours vs GNU, wall: $(ratio cold-ours cold-gnu 1)x; ours / cat: $(ratio cold-cat cold-ours 1)"
+}
+
 section_cold() {
     echo "## cold: the media set, and 2 and 4 files of 128 MiB, read from disk (evicted before each run), $BENCH_RUNS runs each, interleaved"
     build_runcmd
     make_files "$BENCH_DATA/few" 4 134217728
-    for set in media few-2 few-4; do
-        case $set in
-            media) dir=$(set_dir media); files=$(cd "$dir" && ls) ;;
-            few-2) dir=$BENCH_DATA/few; files="f00002 f00003" ;;
-            few-4) dir=$BENCH_DATA/few; files="f00000 f00001 f00002 f00003" ;;
-        esac
-        rm -f "$out"/cold-*.times
-        i=0
-        while [ "$i" -lt "$BENCH_RUNS" ]; do
-            for p in ours gnu cat; do
-                evict "$dir"
-                # shellcheck disable=SC2086  # the file names have no blanks
-                case $p in
-                    ours) time_run cold-ours "$dir" "$PWD/$B/md5sum" -- $files ;;
-                    gnu) time_run cold-gnu "$dir" /usr/bin/md5sum -- $files ;;
-                    cat) time_run cold-cat "$dir" cat -- $files ;;
-                esac
-            done
-            i=$((i + 1))
-        done
-        echo "# $set:"
-        report_times cold-ours cold-gnu cold-cat
-        echo "# ours vs GNU, wall: $(ratio cold-ours cold-gnu 1)x; ours / cat: $(ratio cold-cat cold-ours 1)"
+    dir=$(set_dir media)
+    cold_runs media "$dir" "$(cd "$dir" && ls)"
+    cold_runs few-2 "$BENCH_DATA/few" "f00002 f00003"
+    cold_runs few-4 "$BENCH_DATA/few" "f00000 f00001 f00002 f00003"
+}
+
+# rotational_flag DIR: the file in which the disk under DIR (a partition's
+# own disk) says whether it rotates; fails where DIR is on no block device.
+rotational_flag() {
+    sys=/sys/dev/block/$(stat -c '%Hd:%Ld' "$1")
+    [ ! -e "$sys/partition" ] || sys=$sys/..
+    [ -e "$sys/queue/rotational" ] && echo "$sys/queue/rotational"
+}
+
+section_seekfree() {
+    echo "## seekfree: the 4 KiB, 256 KiB, mixed and media sets read from the storage (evicted before each run), $BENCH_RUNS runs each, interleaved,"
+    echo "#   the disk said to have no seeks (its rotational flag 0, as an SSD's), so that ours asks for the small inputs ahead"
+    mkdir -p "$BENCH_DATA"
+    if [ "$(id -u)" -ne 0 ] || ! flag=$(rotational_flag "$BENCH_DATA") || ! was=$(cat "$flag") ||
+        ! echo 0 2>/dev/null > "$flag"; then
+        echo "# SKIP seekfree: needs root, and a disk under $BENCH_DATA whose rotational flag can be set"
+        return
+    fi
+    trap 'echo "$was" > "$flag"' EXIT
+    trap 'exit 1' HUP INT TERM
+    echo "#   $flag: $was, 0 for this section"
+    build_runcmd
+    for set in 20000x4096 2000x262144 mixed media; do
+        dir=$(set_dir "$set")
+        cold_runs "$set" "$dir" "$(cd "$dir" && ls)"
     done
+    echo "$was" > "$flag"
+    trap - EXIT HUP INT TERM
 }
 
 # punch DIR PCT SEED: a 128 KiB range dropped from the page cache in PCT
@@ -605,7 +642,11 @@ section_disk() {
         echo "# SKIP disk: cannot make a trace instance in $TRACEFS/instances"
         return
     fi
-    trap 'rmdir "$inst"' EXIT
+    # A spinning disk says it rotates: ours then asks for nothing out of
+    # order (src/engine.c), whatever this machine's disk says.
+    flag=$(rotational_flag "$BENCH_DATA") && was=$(cat "$flag") && echo 1 2>/dev/null > "$flag" ||
+        flag=
+    trap 'rmdir "$inst"; [ -z "$flag" ] || echo "$was" > "$flag"' EXIT
     trap 'exit 1' HUP INT TERM
     echo 0 > "$inst/tracing_on"
     echo global > "$inst/trace_clock"   # one clock for both CPUs' completions
@@ -663,6 +704,7 @@ section_disk() {
             "$out/disk-$set.rows"
     done
     rmdir "$inst"
+    [ -z "$flag" ] || echo "$was" > "$flag"
     trap - EXIT HUP INT TERM
 }
 
