@@ -401,8 +401,8 @@ static void emit_done(void)
 /* The reader starts input IN (FD), which is not all in memory.  Storage
  * without seeks serves many requests at once, in any order: the small
  * inputs after it are asked for now, so that each is in memory by its
- * turn (20,000 files of 4 KiB from a cold cache in 0.2 of the time, 2,000
- * of 256 KiB in 0.54, docs/PERFORMANCE.md).  A disk, or storage that
+ * turn (20,000 files of 4 KiB from a cold cache in 0.19 of the time, 2,000
+ * of 256 KiB in 0.63, docs/PERFORMANCE.md).  A disk, or storage that
  * cannot say what it is, is asked for nothing out of order: on a spinning
  * disk such requests cost the mixed set 3.95x GNU's seeks. */
 static void tell_ahead(size_t in, int fd)
