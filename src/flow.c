@@ -43,6 +43,7 @@ struct input {
     int large, fed;                /* EARLY and FEED_MIN bytes or more, not
                                     * done; fed to its owner (flow_feed) */
     int pre_read;                  /* cold: the reader went through all of it */
+    int asked;                     /* given by flow_ahead (flow_reader_put) */
     int follows;                   /* cold, its hasher reads behind the
                                     * pre-reader (flow_next_locked) */
     unsigned long resume;          /* ... once the pre-reader read again
@@ -77,7 +78,7 @@ static struct {
     off_t pre_off;
     uintmax_t pre_held;            /* pre-read bytes not yet read again */
     unsigned long pre_reads;       /* pre-reads made */
-    size_t ahead;                  /* inputs before it given by flow_ahead */
+    size_t ahead;                  /* inputs before it looked at by flow_ahead */
     unsigned feed_most, n_large;   /* flow_feed's N; large inputs not done */
     struct flow_sleeper *fed;      /* the hasher fed, while it is */
 } f;
@@ -163,8 +164,10 @@ unsigned flow_ahead(size_t in, int *fds, unsigned most, off_t max)
 
     flow_lock();
     for (i = f.ahead > in ? f.ahead : in + 1; f.pre_fits && i < f.tail && i <= in + most; i++)
-        if (at(i)->fd >= 0 && at(i)->size <= max && !at(i)->ended)
+        if (at(i)->fd >= 0 && at(i)->size <= max && !at(i)->ended) {
             fds[n++] = at(i)->fd;
+            at(i)->asked = 1;
+        }
     f.ahead = i;
     flow_unlock();
     return n;
@@ -520,6 +523,12 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
         else
             wake_taker_locked();
     }
+    /* An input given by flow_ahead is in memory because the storage was
+     * asked for it: that says nothing of the run, which would otherwise
+     * turn warm and cold again every few inputs (20,000 files of 4 KiB
+     * from a cold cache: 2,000 times, 1.5x the time; docs/PERFORMANCE.md). */
+    if (cached == 1 && x->asked)
+        cached = -1;
     f.warm_run = cached == 1 ? f.warm_run + 1 : cached == 0 ? 0 : f.warm_run;
     if (f.cold && f.warm_run >= WARM_AGAIN) {
         f.cold = 0;

@@ -174,8 +174,10 @@ void flow_pre_read(void);
 void flow_feed(unsigned n);
 
 /* The descriptors, into FDS, of the inputs after IN, up to MOST of them, of
- * no more than MAX bytes each, not given before: how many.  None where the
- * page cache may not hold what pre-reads would (flow_init's ROOM). */
+ * no more than MAX bytes each, not given before: how many, for the storage
+ * to be asked for them.  None where the page cache may not hold what
+ * pre-reads would (flow_init's ROOM).  An input given so and then found in
+ * memory by the reader does not count towards the run turning warm. */
 unsigned flow_ahead(size_t in, int *fds, unsigned most, off_t max);
 int flow_reader_next(struct flow_read *r);
 void flow_reader_put(const struct flow_read *r, int failed, int err, int cached);

@@ -697,6 +697,47 @@ static int ahead(size_t first)
     return bad + t.bad;
 }
 
+/* Cold, inputs given by flow_ahead and then found in memory by the reader
+ * say nothing of the run: it stays cold (four found so in a row would turn
+ * it warm).  Six inputs of a chunk from FIRST.  Returns what went
+ * otherwise. */
+static int ahead_cold(size_t first)
+{
+    struct flow_stats st;
+    struct flow_read r;
+    struct result res;
+    uintmax_t all;
+    unsigned long warm;
+    int fds[8], fd, bad = 0;
+    size_t i, in;
+    off_t size;
+
+    for (i = 0; i < 6; i++)
+        bad += !flow_add(1600 + (int)i, (off_t)CHUNK, NULL, 0, &in) || in != first + i;
+    bad += flow_ahead(first, fds, 8, (off_t)CHUNK) != 5 || !take_by(&t.hasher, first);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    flow_lock();
+    tell(first, (struct flow_report){.read = 1, .later = 1});   /* cold */
+    flow_unlock();
+    flow_hashed((size_t)-1, &all, &st);
+    warm = st.warm;
+    while (flow_reader_next(&r)) {   /* each found in memory */
+        r.len = CHUNK;
+        r.final = 1;
+        flow_reader_put(&r, 0, 0, r.first ? 1 : -1);
+    }
+    flow_hashed((size_t)-1, &all, &st);
+    bad += st.warm != warm;
+    for (i = 1; i < 6; i++)
+        bad += !take_by(&t.hasher, first + i);
+    for (i = 0; i < 6; i++)
+        done(first + i, (uintmax_t)CHUNK);
+    for (i = 0; i < 6; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1;
+    return bad + t.bad;
+}
+
 int main(void)
 {
     struct flow_stats st;
@@ -807,6 +848,9 @@ int main(void)
            "flow: the small inputs after the one the reader starts are given for the storage to be "
            "asked for, each once, none larger than asked or not yet opened (%d results of %d, %zu "
            "wrong)", results, N_IN, k);
+    k = (size_t)ahead_cold(HUGE_IN + 25 + 5 * N_IN + FEED_MAX);
+    report(k == 0, "flow: cold, inputs given for the storage to be asked for and then found in "
+           "memory by the reader do not turn the run warm (%zu wrong)", k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
