@@ -41,7 +41,10 @@
  *   nonseekable (tracefs's, a FUSE daemon's); read reads it.
  * - Advice logged: with $FADVISE_LOG=FILE set, each posix_fadvise call
  *   adds a line "PATH OFFSET LENGTH ADVICE" to FILE (PATH as /proc/self/fd
- *   names it, ADVICE WILLNEED or the number), then is made. */
+ *   names it, ADVICE WILLNEED or the number), then is made.
+ * - A disk that rotates, or not: with $ROTATIONAL set to 1 or 0, opening a
+ *   block device's queue/rotational in sysfs (open, open64) gives a pipe
+ *   that reads that digit, whatever this machine's disk says. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -383,4 +386,60 @@ int posix_fadvise64(int fd, off64_t off, off64_t len, int advice)
 {
     log_advice(fd, off, len, advice);
     return ((fadvise64_fn *)dlsym(RTLD_NEXT, "posix_fadvise64"))(fd, off, len, advice);
+}
+
+typedef int open_fn(const char *, int, ...);
+
+/* A pipe that reads $ROTATIONAL, if PATH is a queue's rotational flag and it
+ * is set; or -1. */
+static int rotational(const char *path, int flags)
+{
+    static const char end[] = "/queue/rotational";
+    const char *v = getenv("ROTATIONAL");
+    size_t n = strlen(path);
+    int p[2];
+
+    if (!v || n < sizeof end - 1 || strcmp(path + n - (sizeof end - 1), end) != 0 ||
+        pipe2(p, flags & O_CLOEXEC) != 0)
+        return -1;
+    if (write(p[1], v, strlen(v)) < 0)
+        abort();
+    close(p[1]);
+    return p[0];
+}
+
+/* The open named NAME, or the pipe above; the mode, in AP, is there only
+ * with O_CREAT or O_TMPFILE. */
+static int open_by(const char *name, const char *path, int flags, va_list ap)
+{
+    int fd = rotational(path, flags);
+    mode_t mode = 0;
+
+    if (fd >= 0)
+        return fd;
+    if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
+        mode = (mode_t)va_arg(ap, int);
+    return ((open_fn *)dlsym(RTLD_NEXT, name))(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+    va_list ap;
+    int fd;
+
+    va_start(ap, flags);
+    fd = open_by("open", path, flags, ap);
+    va_end(ap);
+    return fd;
+}
+
+int open64(const char *path, int flags, ...)
+{
+    va_list ap;
+    int fd;
+
+    va_start(ap, flags);
+    fd = open_by("open64", path, flags, ap);
+    va_end(ap);
+    return fd;
 }
