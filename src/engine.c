@@ -408,16 +408,19 @@ static void emit_done(void)
 static void tell_ahead(size_t in, int fd)
 {
     static struct source_storage storage;
+    size_t ins[TELL_AHEAD];
     int fds[TELL_AHEAD];
     unsigned i, n;
 
     if (!source_seek_free(fd, &storage))
         return;
-    n = flow_ahead(in, fds, TELL_AHEAD, TELL_MAX);
-    for (i = 0; i < n; i++)
+    n = flow_ahead(in, ins, fds, TELL_AHEAD, TELL_MAX);
+    for (i = 0; i < n; i++) {
         if (source_seek_free(fds[i], &storage) &&
             posix_fadvise(fds[i], 0, 0, POSIX_FADV_WILLNEED) == 0)
             e.told++;
+        flow_unpin(ins[i]);
+    }
 }
 
 /* One read for the reader, in order: into a buffer for a hasher, or (a

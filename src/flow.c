@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "verify.h"
 
@@ -44,6 +45,10 @@ struct input {
                                     * done; fed to its owner (flow_feed) */
     int pre_read;                  /* cold: the reader went through all of it */
     int asked;                     /* given by flow_ahead (flow_reader_put) */
+    unsigned pins;                 /* the reader's uses of its descriptor now */
+    int close_left, close_err;     /* its hasher left the close to the last
+                                    * of them (flow_closing), which failed
+                                    * with CLOSE_ERR */
     int follows;                   /* cold, its hasher reads behind the
                                     * pre-reader (flow_next_locked) */
     unsigned long resume;          /* ... once the pre-reader read again
@@ -157,7 +162,38 @@ void flow_pre_read(void)
     f.pre_on = f.pre_fits;
 }
 
-unsigned flow_ahead(size_t in, int *fds, unsigned most, off_t max)
+/* A failed close is a read error, as GNU's (flow_closing). */
+static void close_failed_locked(struct input *x, int err)
+{
+    x->close_err = err;
+    if (x->done && x->r.status == RESULT_OK) {
+        x->r.status = RESULT_READ_FAILED;
+        x->r.err = err;
+    }
+}
+
+/* The reader is done with X's descriptor, for now; the last to be done
+ * closes it, if its hasher left the close to it.  Unlocks. */
+static void unpin_unlock(struct input *x)
+{
+    int fd = x->fd;
+
+    if (--x->pins > 0 || !x->close_left) {
+        flow_unlock();
+        return;
+    }
+    x->close_left = 0;
+    flow_unlock();
+    if (close(fd) != 0) {
+        int err = errno;
+
+        flow_lock();
+        close_failed_locked(x, err);
+        flow_unlock();
+    }
+}
+
+unsigned flow_ahead(size_t in, size_t *ins, int *fds, unsigned most, off_t max)
 {
     unsigned n = 0;
     size_t i;
@@ -165,12 +201,34 @@ unsigned flow_ahead(size_t in, int *fds, unsigned most, off_t max)
     flow_lock();
     for (i = f.ahead > in ? f.ahead : in + 1; f.pre_fits && i < f.tail && i <= in + most; i++)
         if (at(i)->fd >= 0 && at(i)->size <= max && !at(i)->ended) {
+            ins[n] = i;
             fds[n++] = at(i)->fd;
             at(i)->asked = 1;
+            at(i)->pins++;
         }
     f.ahead = i;
     flow_unlock();
     return n;
+}
+
+void flow_unpin(size_t in)
+{
+    flow_lock();
+    unpin_unlock(at(in));
+}
+
+int flow_closing(size_t in)
+{
+    struct input *x;
+    int now;
+
+    flow_lock();
+    x = at(in);
+    x->ended = 1;   /* the reader uses its descriptor no more */
+    now = x->pins == 0;
+    x->close_left = !now;
+    flow_unlock();
+    return now;
 }
 
 void flow_feed(unsigned n)
@@ -469,6 +527,8 @@ int flow_reader_next(struct flow_read *r)
     }
     if (!found && f.pre_on && f.cold)
         found = pre_read_next_locked(r);
+    if (found)
+        at(r->in)->pins++;
     flow_unlock();
     return found;
 }
@@ -535,7 +595,7 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
         f.stats.warm++;
         wake_all_locked();
     }
-    flow_unlock();
+    unpin_unlock(x);
 }
 
 int flow_result(size_t in, struct result *r, int *fd, off_t *size)
@@ -780,6 +840,8 @@ static void done_locked(size_t in, const struct result *r)
     progress_locked(x, r->hashed);
     x->r = *r;
     x->done = 1;
+    if (x->close_err)
+        close_failed_locked(x, x->close_err);
     unhold_locked(x);
     unfeed_locked(x);
     count_locked(x, 0);

@@ -173,12 +173,14 @@ void flow_pre_read(void);
  * would only double the CPU time, and the copy is off the hashing CPU. */
 void flow_feed(unsigned n);
 
-/* The descriptors, into FDS, of the inputs after IN, up to MOST of them, of
- * no more than MAX bytes each, not given before: how many, for the storage
- * to be asked for them.  None where the page cache may not hold what
- * pre-reads would (flow_init's ROOM).  An input given so and then found in
- * memory by the reader does not count towards the run turning warm. */
-unsigned flow_ahead(size_t in, int *fds, unsigned most, off_t max);
+/* The inputs after IN, up to MOST of them, of no more than MAX bytes each,
+ * not given before, into INS, and their descriptors into FDS: how many, for
+ * the storage to be asked for them, each then given back (flow_unpin).
+ * None where the page cache may not hold what pre-reads would (flow_init's
+ * ROOM).  An input given so and then found in memory by the reader does
+ * not count towards the run turning warm. */
+unsigned flow_ahead(size_t in, size_t *ins, int *fds, unsigned most, off_t max);
+void flow_unpin(size_t in);
 int flow_reader_next(struct flow_read *r);
 void flow_reader_put(const struct flow_read *r, int failed, int err, int cached);
 
@@ -250,6 +252,12 @@ void flow_tell_locked(size_t in, const struct flow_report *p, int progress);
  * the pre-reader to read past *OFF), or the end of a reading that failed
  * (*ERR). */
 enum flow_next { FLOW_CHUNK, FLOW_READ, FLOW_PROBE, FLOW_WAIT, FLOW_FAILED };
+
+/* Input IN's hasher is done with it and closes its descriptor: 1 if it may
+ * now; 0 if the reader is using it (a read, flow_reader_next, or asking
+ * ahead, flow_ahead), and closes it once done, a failure then making the
+ * result a read error.  Not locked. */
+int flow_closing(size_t in);
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err);
 /* A buffer for a hasher's own reads, or NULL; one back (OWN), or a chunk
  * the reader read, hashed. */

@@ -113,8 +113,9 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
     t->rep.r.err = err;
     t->rep.r.hashed = t->rep.hashed;
     md5_state_digest(state, t->rep.r.digest);
-    /* As GNU: a failing close is a read error too (NFS reports late). */
-    if (t->rep.fd >= 0 && close(t->rep.fd) != 0 && status == RESULT_OK) {
+    /* As GNU: a failing close is a read error too (NFS reports late).  The
+     * reader may still be using the descriptor: it then closes it. */
+    if (t->rep.fd >= 0 && flow_closing(t->in) && close(t->rep.fd) != 0 && status == RESULT_OK) {
         t->rep.r.status = RESULT_READ_FAILED;
         t->rep.r.err = errno;
     }
@@ -197,8 +198,8 @@ static void next_chunk_locked(struct hasher *h, struct task *t)
         }
         t->reading = t->own;
         break;
-    case FLOW_FAILED:
-        read_failed(h, t, err);
+    case FLOW_FAILED:   /* ended outside the lock (work): it closes */
+        t->rep.err = err;
         break;
     case FLOW_WAIT:
         drop_locked(t);
@@ -259,7 +260,7 @@ static int gather_locked(struct hasher *h)
     }
     for (i = 0; i < h->lanes.used; i++)
         busy |= h->lanes.task[i]->blocks > 0 || task_of(h->lanes.task[i])->reading ||
-                task_of(h->lanes.task[i])->name;
+                task_of(h->lanes.task[i])->name || task_of(h->lanes.task[i])->rep.err;
     return busy || h->over != NULL;
 }
 

@@ -679,7 +679,7 @@ static int ahead(size_t first)
     const off_t max = (off_t)(4 * CHUNK);
     int fds[8], bad = 0;
     unsigned n;
-    size_t i, in;
+    size_t i, in, ins[8];
 
     for (i = 0; i < 6; i++)
         bad += !(chunks[i] ? flow_add(1500 + (int)i, (off_t)(chunks[i] * CHUNK), NULL, 0, &in)
@@ -687,11 +687,15 @@ static int ahead(size_t first)
                in != first + i;
     if (bad + t.bad > 0)
         return bad + t.bad;
-    n = flow_ahead(first, fds, 2, max);       /* the second; the third is too large */
-    bad += n != 1 || fds[0] != 1501;
-    n = flow_ahead(first + 1, fds, 4, max);   /* the fifth and sixth */
-    bad += n != 2 || fds[0] != 1504 || fds[1] != 1505;
-    bad += flow_ahead(first + 2, fds, 8, max) != 0;
+    n = flow_ahead(first, ins, fds, 2, max);       /* the second; the third is too large */
+    bad += n != 1 || fds[0] != 1501 || ins[0] != first + 1;
+    for (i = 0; i < n; i++)
+        flow_unpin(ins[i]);
+    n = flow_ahead(first + 1, ins, fds, 4, max);   /* the fifth and sixth */
+    bad += n != 2 || fds[0] != 1504 || fds[1] != 1505 || ins[1] != first + 5;
+    for (i = 0; i < n; i++)
+        flow_unpin(ins[i]);
+    bad += flow_ahead(first + 2, ins, fds, 8, max) != 0;
     for (i = 0; i < 6; i++)
         bad += !flow_take_back(first + i);
     return bad + t.bad;
@@ -709,12 +713,14 @@ static int ahead_cold(size_t first)
     uintmax_t all;
     unsigned long warm;
     int fds[8], fd, bad = 0;
-    size_t i, in;
+    size_t i, in, ins[8];
     off_t size;
 
     for (i = 0; i < 6; i++)
         bad += !flow_add(1600 + (int)i, (off_t)CHUNK, NULL, 0, &in) || in != first + i;
-    bad += flow_ahead(first, fds, 8, (off_t)CHUNK) != 5 || !take_by(&t.hasher, first);
+    bad += flow_ahead(first, ins, fds, 8, (off_t)CHUNK) != 5 || !take_by(&t.hasher, first);
+    for (i = 0; i < 5; i++)
+        flow_unpin(ins[i]);
     if (bad + t.bad > 0)
         return bad + t.bad;
     flow_lock();
