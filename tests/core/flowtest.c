@@ -15,9 +15,13 @@
  * hasher, which reads it again itself, behind the pre-reader (a large one
  * as soon as the pre-reader is part way through it); cold, the hasher that
  * joined last takes none unless the others hold COLD_SLACK more.  Storage
- * without seeks is asked for the small inputs ahead of the reader, once. */
+ * without seeks is asked for the small inputs ahead of the reader, once; a
+ * descriptor the reader is using is closed by the reader. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../src/flow.h"
 #include "testlib.h"
@@ -744,6 +748,38 @@ static int ahead_cold(size_t first)
     return bad + t.bad;
 }
 
+/* A hasher done with an input closes its descriptor only if the reader is
+ * not using it (flow_closing); otherwise the reader closes it when done
+ * (flow_unpin, as flow_reader_put).  Two inputs from FIRST, open on
+ * /dev/null; the second given by flow_ahead.  Returns what went
+ * otherwise. */
+static int closing(size_t first)
+{
+    struct result res;
+    int fds[2], got[2], fd, bad = 0;
+    size_t i, in, ins[2];
+    off_t size;
+
+    for (i = 0; i < 2; i++) {
+        fds[i] = open("/dev/null", O_RDONLY);
+        bad += fds[i] < 0 || !flow_add(fds[i], (off_t)CHUNK, NULL, 0, &in) || in != first + i;
+    }
+    bad += flow_ahead(first, ins, got, 2, (off_t)CHUNK) != 1 || ins[0] != first + 1;
+    bad += !take_by(&t.hasher, first) || !take_by(&t.hasher, first + 1);
+    if (bad + t.bad > 0)
+        return bad + t.bad;
+    bad += flow_closing(first) != 1 || close(fds[0]) != 0;   /* not in use: the hasher's */
+    bad += flow_closing(first + 1) != 0;                     /* in use: the reader's */
+    bad += fcntl(fds[1], F_GETFD) == -1;
+    flow_unpin(first + 1);
+    bad += fcntl(fds[1], F_GETFD) != -1 || errno != EBADF;   /* closed by the reader */
+    for (i = 0; i < 2; i++)
+        done(first + i, (uintmax_t)CHUNK);
+    for (i = 0; i < 2; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1 || res.status != RESULT_OK;
+    return bad + t.bad;
+}
+
 int main(void)
 {
     struct flow_stats st;
@@ -857,6 +893,11 @@ int main(void)
     k = (size_t)ahead_cold(HUGE_IN + 25 + 5 * N_IN + FEED_MAX);
     report(k == 0, "flow: cold, inputs given for the storage to be asked for and then found in "
            "memory by the reader do not turn the run warm (%zu wrong)", k);
+    results = run(HUGE_IN + 31 + 5 * N_IN + FEED_MAX, N_IN, 0, 1, 0);   /* warm again */
+    k = (size_t)closing(HUGE_IN + 31 + 6 * N_IN + FEED_MAX);
+    report(results == N_IN && k == 0,
+           "flow: a descriptor the reader is using is closed by the reader once done, not by the "
+           "hasher done with its input (%d results of %d, %zu wrong)", results, N_IN, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
