@@ -750,33 +750,46 @@ static int ahead_cold(size_t first)
 
 /* A hasher done with an input closes its descriptor only if the reader is
  * not using it (flow_closing); otherwise the reader closes it when done
- * (flow_unpin, as flow_reader_put).  Two inputs from FIRST, open on
- * /dev/null; the second given by flow_ahead.  Returns what went
- * otherwise. */
+ * (flow_unpin, as flow_reader_put), and a close that fails then makes the
+ * result a read error, whether the hasher told it done before or after.
+ * Four inputs from FIRST, open on /dev/null, the last three given by
+ * flow_ahead; the last two closed here first, so that the reader's close
+ * fails (EBADF).  Returns what went otherwise. */
 static int closing(size_t first)
 {
+    static const enum result_status want[] = {RESULT_OK, RESULT_OK, RESULT_READ_FAILED,
+                                              RESULT_READ_FAILED};
     struct result res;
-    int fds[2], got[2], fd, bad = 0;
-    size_t i, in, ins[2];
+    int fds[4], got[4], fd, bad = 0;
+    size_t i, in, ins[4];
     off_t size;
 
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < 4; i++) {
         fds[i] = open("/dev/null", O_RDONLY);
         bad += fds[i] < 0 || !flow_add(fds[i], (off_t)CHUNK, NULL, 0, &in) || in != first + i;
     }
-    bad += flow_ahead(first, ins, got, 2, (off_t)CHUNK) != 1 || ins[0] != first + 1;
-    bad += !take_by(&t.hasher, first) || !take_by(&t.hasher, first + 1);
+    bad += flow_ahead(first, ins, got, 4, (off_t)CHUNK) != 3 || ins[0] != first + 1;
+    for (i = 0; i < 4; i++)
+        bad += !take_by(&t.hasher, first + i);
     if (bad + t.bad > 0)
         return bad + t.bad;
     bad += flow_closing(first) != 1 || close(fds[0]) != 0;   /* not in use: the hasher's */
-    bad += flow_closing(first + 1) != 0;                     /* in use: the reader's */
+    for (i = 1; i < 4; i++)
+        bad += flow_closing(first + i) != 0;                 /* in use: the reader's */
     bad += fcntl(fds[1], F_GETFD) == -1;
     flow_unpin(first + 1);
     bad += fcntl(fds[1], F_GETFD) != -1 || errno != EBADF;   /* closed by the reader */
-    for (i = 0; i < 2; i++)
-        done(first + i, (uintmax_t)CHUNK);
-    for (i = 0; i < 2; i++)
-        bad += flow_result(first + i, &res, &fd, &size) != 1 || res.status != RESULT_OK;
+    done(first, (uintmax_t)CHUNK);
+    done(first + 1, (uintmax_t)CHUNK);
+    done(first + 2, (uintmax_t)CHUNK);   /* told done, then the reader's close fails */
+    close(fds[2]);
+    flow_unpin(first + 2);
+    close(fds[3]);                       /* the reader's close fails, then told done */
+    flow_unpin(first + 3);
+    done(first + 3, (uintmax_t)CHUNK);
+    for (i = 0; i < 4; i++)
+        bad += flow_result(first + i, &res, &fd, &size) != 1 || res.status != want[i] ||
+               (want[i] != RESULT_OK && res.err != EBADF);
     return bad + t.bad;
 }
 
@@ -897,7 +910,8 @@ int main(void)
     k = (size_t)closing(HUGE_IN + 31 + 6 * N_IN + FEED_MAX);
     report(results == N_IN && k == 0,
            "flow: a descriptor the reader is using is closed by the reader once done, not by the "
-           "hasher done with its input (%d results of %d, %zu wrong)", results, N_IN, k);
+           "hasher done with its input, and a close that fails then is a read error (%d results of "
+           "%d, %zu wrong)", results, N_IN, k);
     flow_end();
     return tests_failed() ? 1 : 0;
 }
