@@ -47,7 +47,7 @@ struct input {
     int asked;                     /* given by flow_ahead (flow_reader_put) */
     unsigned pins;                 /* the reader's uses of its descriptor now */
     int close_left, close_err;     /* its hasher left the close to the last
-                                    * of them (flow_closing), which failed
+                                    * of them (flow_closing_locked), which failed
                                     * with CLOSE_ERR */
     int follows;                   /* cold, its hasher reads behind the
                                     * pre-reader (flow_next_locked) */
@@ -162,7 +162,7 @@ void flow_pre_read(void)
     f.pre_on = f.pre_fits;
 }
 
-/* A failed close is a read error, as GNU's (flow_closing). */
+/* A failed close is a read error, as GNU's (flow_closing_locked). */
 static void close_failed_locked(struct input *x, int err)
 {
     x->close_err = err;
@@ -217,18 +217,13 @@ void flow_unpin(size_t in)
     unpin_unlock(at(in));
 }
 
-int flow_closing(size_t in)
+int flow_closing_locked(size_t in)
 {
-    struct input *x;
-    int now;
+    struct input *x = at(in);
 
-    flow_lock();
-    x = at(in);
     x->ended = 1;   /* the reader uses its descriptor no more */
-    now = x->pins == 0;
-    x->close_left = !now;
-    flow_unlock();
-    return now;
+    x->close_left = x->pins > 0;
+    return !x->close_left;
 }
 
 void flow_feed(unsigned n)

@@ -256,8 +256,8 @@ enum flow_next { FLOW_CHUNK, FLOW_READ, FLOW_PROBE, FLOW_WAIT, FLOW_FAILED };
 /* Input IN's hasher is done with it and closes its descriptor: 1 if it may
  * now; 0 if the reader is using it (a read, flow_reader_next, or asking
  * ahead, flow_ahead), and closes it once done, a failure then making the
- * result a read error.  Not locked. */
-int flow_closing(size_t in);
+ * result a read error. */
+int flow_closing_locked(size_t in);
 enum flow_next flow_next_locked(size_t in, struct chunk **c, off_t *off, int *err);
 /* A buffer for a hasher's own reads, or NULL; one back (OWN), or a chunk
  * the reader read, hashed. */

@@ -25,6 +25,7 @@ struct task {
     int probe;                /* ... if the page cache holds it (FLOW_PROBE) */
     int nowait;               /* its reads must not wait (source_read) */
     int final;                /* ck is its last chunk */
+    int closing;              /* over, its descriptor to close (close_ended) */
     struct task *next;        /* on the free list, or the list of those over */
 };
 
@@ -113,11 +114,32 @@ static void end_task(struct hasher *h, struct task *t, enum result_status status
     t->rep.r.err = err;
     t->rep.r.hashed = t->rep.hashed;
     md5_state_digest(state, t->rep.r.digest);
-    /* As GNU: a failing close is a read error too (NFS reports late).  The
-     * reader may still be using the descriptor: it then closes it. */
-    if (t->rep.fd >= 0 && flow_closing(t->in) && close(t->rep.fd) != 0 && status == RESULT_OK) {
-        t->rep.r.status = RESULT_READ_FAILED;
-        t->rep.r.err = errno;
+    t->closing = t->rep.fd >= 0;
+}
+
+/* The inputs that ended in this step are closed (the flow asked once for
+ * them all whether each may be: the reader may still be using one, and
+ * then closes it; one lock a step, not one an input, docs/PERFORMANCE.md).
+ * As GNU: a failing close is a read error too (NFS reports late). */
+static void close_ended(struct hasher *h)
+{
+    struct task *t;
+    int any = 0;
+
+    for (t = h->over; t && !any; t = t->next)
+        any = t->closing;
+    if (!any)
+        return;
+    flow_lock();
+    for (t = h->over; t; t = t->next)
+        t->closing = t->closing && flow_closing_locked(t->in);
+    flow_unlock();
+    for (t = h->over; t; t = t->next) {
+        if (t->closing && close(t->rep.fd) != 0 && t->rep.r.status == RESULT_OK) {
+            t->rep.r.status = RESULT_READ_FAILED;
+            t->rep.r.err = errno;
+        }
+        t->closing = 0;
     }
 }
 
@@ -354,6 +376,7 @@ static void work(struct hasher *h)
         if (t->final)
             end_task(h, t, RESULT_OK, 0);
     }
+    close_ended(h);
 }
 
 /* One step; SLEEP: wait on the flow when there is nothing to do. */

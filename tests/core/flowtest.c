@@ -749,7 +749,7 @@ static int ahead_cold(size_t first)
 }
 
 /* A hasher done with an input closes its descriptor only if the reader is
- * not using it (flow_closing); otherwise the reader closes it when done
+ * not using it (flow_closing_locked); otherwise the reader closes it when done
  * (flow_unpin, as flow_reader_put), and a close that fails then makes the
  * result a read error, whether the hasher told it done before or after.
  * Four inputs from FIRST, open on /dev/null, the last three given by
@@ -773,9 +773,12 @@ static int closing(size_t first)
         bad += !take_by(&t.hasher, first + i);
     if (bad + t.bad > 0)
         return bad + t.bad;
-    bad += flow_closing(first) != 1 || close(fds[0]) != 0;   /* not in use: the hasher's */
+    flow_lock();
+    bad += flow_closing_locked(first) != 1;          /* not in use: the hasher's */
     for (i = 1; i < 4; i++)
-        bad += flow_closing(first + i) != 0;                 /* in use: the reader's */
+        bad += flow_closing_locked(first + i) != 0;  /* in use: the reader's */
+    flow_unlock();
+    bad += close(fds[0]) != 0;
     bad += fcntl(fds[1], F_GETFD) == -1;
     flow_unpin(first + 1);
     bad += fcntl(fds[1], F_GETFD) != -1 || errno != EBADF;   /* closed by the reader */
