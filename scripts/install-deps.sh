@@ -14,8 +14,9 @@ want bats command -v bats
 want bats-support test -f /usr/lib/bats/bats-support/load.bash
 want bats-assert test -f /usr/lib/bats/bats-assert/load.bash
 want mandoc command -v mandoc
-# a FUSE file system, for tests/cli/mechanisms.bats
+# a FUSE file system, and btrfs on a loop device, for tests/cli/mechanisms.bats
 want bindfs command -v bindfs
+want btrfs-progs command -v mkfs.btrfs
 # localedef, for the locales of tests/cli/translations.bats (and s390x's C.UTF-8)
 want locales test -f /usr/share/i18n/locales/C
 if [ "${1:-}" = cross ]; then

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -284,27 +285,72 @@ int source_wait_ready(int fd)
     return 0;
 }
 
-/* Linux says in sysfs, for a device or (a partition) the disk it is on. */
-static int says_not_rotational(dev_t dev)
+#if defined(__linux__) && defined(major)
+/* The block device under FD's file system where its device number names
+ * none (btrfs gives each subvolume a number of its own, with major 0, not
+ * even the one /proc/self/mountinfo shows): the mount FD is on, found by
+ * /proc/self/fdinfo's mnt_id, names its source in /proc/self/mountinfo
+ * (field 1, and field 2 past " - ").  0 if that is no block device
+ * (overlayfs, NFS, tmpfs, FUSE) or cannot be found. */
+static dev_t mounted_from(int fd)
+{
+    char path[64], *line = NULL, *src;
+    size_t cap = 0;
+    int id = -1, mount;
+    struct stat st;
+    dev_t found = 0;
+    FILE *f;
+
+    (void)snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+    if ((f = fopen(path, "r")) != NULL) {
+        while (id < 0 && getline(&line, &cap, f) > 0)
+            (void)sscanf(line, "mnt_id: %d", &id);
+        fclose(f);
+    }
+    f = id < 0 ? NULL : fopen("/proc/self/mountinfo", "r");
+    while (f && getline(&line, &cap, f) > 0) {
+        src = strstr(line, " - ");   /* spaces in names are written \040 */
+        if (!src || sscanf(line, "%d", &mount) != 1 || mount != id)
+            continue;
+        if ((src = strchr(src + 3, ' ')) != NULL) {
+            src[1 + strcspn(src + 1, " \n")] = '\0';
+            if (src[1] == '/' && stat(src + 1, &st) == 0 && S_ISBLK(st.st_mode))
+                found = st.st_rdev;
+        }
+        break;
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    return found;
+}
+#endif
+
+/* Linux says in sysfs, for FD's device or (a partition) the disk it is on;
+ * for a file system without a device of its own, for the one it is on. */
+static int says_not_rotational(int fd, dev_t dev)
 {
 #if defined(__linux__) && defined(major)
     static const char *const up[] = {"", "/.."};
     char path[80], c = '1';
     unsigned i;
-    int fd = -1;
+    int flag = -1;
 
-    for (i = 0; i < sizeof up / sizeof *up && fd < 0; i++) {
+    if (major(dev) == 0 && (dev = mounted_from(fd)) == 0)
+        return 0;
+    for (i = 0; i < sizeof up / sizeof *up && flag < 0; i++) {
         (void)snprintf(path, sizeof path, "/sys/dev/block/%u:%u%s/queue/rotational",
                        (unsigned)major(dev), (unsigned)minor(dev), up[i]);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        flag = open(path, O_RDONLY | O_CLOEXEC);
     }
-    if (fd >= 0) {
-        if (read(fd, &c, 1) != 1)
+    if (flag >= 0) {
+        if (read(flag, &c, 1) != 1)
             c = '1';
-        close(fd);
+        close(flag);
     }
     return c == '0';
 #else
+    (void)fd;
     (void)dev;
     return 0;
 #endif
@@ -319,7 +365,7 @@ int source_seek_free(int fd, struct source_storage *last)
     if (!last->known || st.st_dev != last->dev) {
         last->dev = st.st_dev;
         last->known = 1;
-        last->seek_free = says_not_rotational(st.st_dev);
+        last->seek_free = says_not_rotational(fd, st.st_dev);
     }
     return last->seek_free;
 }

@@ -48,9 +48,10 @@ enum source_got source_read(int fd, unsigned char *buf, size_t cap, off_t off, o
 int source_cached(int fd, off_t off, off_t size);
 
 /* Does the storage under FD say it has no seeks: a block device whose queue
- * says it is not rotational (an SSD, NVMe, zram)?  1 yes; 0 if it says it
- * is, or cannot say (no block device under the file system: btrfs's, NFS,
- * overlayfs, FUSE), and is taken for a disk, which must see one stream.
+ * says it is not rotational (an SSD, NVMe, zram; under btrfs, the device
+ * it was mounted from)?  1 yes; 0 if it says it is, or cannot say (no
+ * block device under the file system: NFS, overlayfs, FUSE, tmpfs), and
+ * is taken for a disk, which must see one stream.
  * LAST, zeroed before the first call and kept by the caller, holds the
  * answer for the last device asked about. */
 struct source_storage {

@@ -232,17 +232,23 @@ slow_list() {
     [ "$TOLD" = 0 ]
 }
 
-@test "storage without seeks (a disk that says it does not rotate) is asked for the small inputs ahead of the reader; a disk that rotates, for nothing out of order" {
+# Storage without seeks (a loop device whose flag says it does not rotate,
+# under a file system of type FS, made by mkfs.FS with ARGS) is asked for
+# the small inputs ahead of the reader; a disk that rotates, for nothing out
+# of order.
+asked_ahead_on_loop() { # FS ARGS...
+    local fs=$1
+    shift
     [ "$(id -u)" = 0 ] || skip "a file system on a loop device needs root"
-    command -v losetup > /dev/null && command -v mkfs.ext4 > /dev/null || skip "losetup or mkfs.ext4 missing"
-    truncate -s 64M "$BATS_TEST_TMPDIR/disk"
-    mkfs.ext4 -q -F "$BATS_TEST_TMPDIR/disk"
+    command -v losetup > /dev/null && command -v "mkfs.$fs" > /dev/null || skip "losetup or mkfs.$fs missing"
+    truncate -s 128M "$BATS_TEST_TMPDIR/disk"
+    "mkfs.$fs" "$@" "$BATS_TEST_TMPDIR/disk"
     LOOP=$(losetup -f --show "$BATS_TEST_TMPDIR/disk") || skip "no loop device to be had"
     mkdir "$BATS_TEST_TMPDIR/mnt"
     mount "$LOOP" "$BATS_TEST_TMPDIR/mnt" || skip "no mount of a loop device here"
     LOOP_MNT=$BATS_TEST_TMPDIR/mnt
     local flag=/sys/block/${LOOP#/dev/}/queue/rotational
-    cd "$LOOP_MNT"
+    cd "$LOOP_MNT" || return 1
     files 300 3000
     echo 0 > "$flag"
     cold f*
@@ -270,6 +276,14 @@ slow_list() {
     cold f*
     stats -j2 f*
     [ "$TOLD" = 0 ]
+}
+
+@test "storage without seeks (a disk that says it does not rotate) is asked for the small inputs ahead of the reader; a disk that rotates, for nothing out of order" {
+    asked_ahead_on_loop ext4 -q -F
+}
+
+@test "the same under btrfs, whose files' device numbers name no device: the one it was mounted from says (mountinfo)" {
+    asked_ahead_on_loop btrfs -q -f
 }
 
 @test "a cold run turns warm again once the reader finds inputs in memory" {
