@@ -34,6 +34,9 @@ gnu=${GNU_MD5SUM:-/usr/bin/md5sum}
 "$gnu" --version 2>/dev/null | grep -q 'GNU coreutils' || {
     echo "difffuzz: $gnu is not GNU md5sum" >&2; exit 2; }
 work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/difffuzz.XXXXXX")}
+# A FIFO's writer (one_case) does not outlive the run, however it stops.
+writer=
+trap '[ -z "${writer:-}" ] || kill "$writer" 2> /dev/null' EXIT
 mkdir -p "$work/ours-bin" "$work/gnu-bin"
 ln -sf "$ours" "$work/ours-bin/md5sum"
 ln -sf "$(realpath "$gnu")" "$work/gnu-bin/md5sum"
@@ -154,7 +157,7 @@ bad_opts=(-x --bogus --tag=1 --s --st --t --ta --b --check=x -)
 # one_case N: make, run and compare case N.  Returns 1 on a difference.
 one_case() {
     local dir=$work/case cmd=() ops=() i n opts=() jobs loc lang out_to in_from files0=0 limits
-    local fifo_from='' fifo_again='' writer cache=warm
+    local fifo_from='' fifo_again='' cache=warm
     rm -rf "$dir" && mkdir -p "$dir/in"
     make_files "$dir/in"
     if [ -x "$evict" ] && [ "$(stat -f -c %T "$dir/in")" != tmpfs ]; then
@@ -253,6 +256,7 @@ one_case() {
         if [ -n "$fifo_from" ]; then
             kill "$writer" 2> /dev/null
             wait "$writer" 2> /dev/null
+            writer=
         fi
         echo "exit $rc" >> "$dir/$who.err"
         [ -e "$dir/$who.out" ] || : > "$dir/$who.out"
