@@ -193,6 +193,10 @@ int main(int argc, char **argv)
     struct operands ops;
     const char *files0_from = NULL;
     int binary = -1, tag = 0, check = 0, progress = 0, ok = 1, opt;
+    /* Under POSIXLY_CORRECT options end at the first operand: glibc's
+     * getopt_long sees to it itself, musl's only when told by the "+". */
+    static const char short_options[] = "+bcj:twz";
+    const char *shorts = short_options + !getenv("POSIXLY_CORRECT");
 
     fdview_init();
     set_program_name(argv[0]);
@@ -204,7 +208,7 @@ int main(int argc, char **argv)
 
     /* Acted on in command-line order, as GNU does: --help or --version wins
      * over anything after it, an invalid option before it wins over it. */
-    while ((opt = getopt_long(argc, argv, "bcj:twz", long_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, shorts, long_options, NULL)) != -1) {
         switch (opt) {
         case 'b': binary = 1; break;
         case 't': binary = 0; break;
