@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,17 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
-#include <linux/magic.h>
 #define FDVIEW_LINUX 1
 #if defined(SYS_openat2)
-#include <linux/openat2.h>
 #define FDVIEW_OPENAT2 1
 #endif
+/* The kernel's ABI (linux/openat2.h, linux/magic.h), spelt out here: a C
+ * library other than glibc (musl) does not bring the kernel's headers. */
+struct open_how_abi {
+    uint64_t flags, mode, resolve;
+};
+#define RESOLVE_NO_MAGICLINKS_ABI 0x02
+#define PROC_SUPER_MAGIC_ABI 0x9fa0
 #endif
 
 #ifdef FDVIEW_LINUX
@@ -111,14 +117,14 @@ static int visible(long fd)
  * without it a file over 2 GiB fails with EOVERFLOW. */
 static long open_no_magic(const char *name, int flags)
 {
-    struct open_how how;
+    struct open_how_abi how;
 
     memset(&how, 0, sizeof how);
     how.flags = (unsigned)flags;
 #ifdef O_LARGEFILE
     how.flags |= (unsigned)O_LARGEFILE;
 #endif
-    how.resolve = RESOLVE_NO_MAGICLINKS;
+    how.resolve = RESOLVE_NO_MAGICLINKS_ABI;
     return syscall(SYS_openat2, AT_FDCWD, name, &how, sizeof how);
 }
 #endif
@@ -127,7 +133,7 @@ static int on_procfs(int dir)
 {
     struct statfs sf;
 
-    return fstatfs(dir, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
+    return fstatfs(dir, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC_ABI;
 }
 
 /* Whether the procfs directory DIR is the fd directory of one of our
