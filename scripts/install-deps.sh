@@ -2,7 +2,8 @@
 # install-deps.sh: make sure the test tools exist.  As root with apt-get, the
 # missing Debian packages are installed (and we say so); otherwise we print
 # what to install and carry on, and the legs that need them are skipped.
-#   usage: install-deps.sh [cross]   ("cross" adds the cross compilers + qemu)
+#   usage: install-deps.sh [cross]   ("cross" adds the cross compilers, qemu
+#   and musl)
 set -u
 
 need=""
@@ -27,6 +28,7 @@ if [ "${1:-}" = cross ]; then
     want gcc-i686-linux-gnu command -v i686-linux-gnu-gcc
     want libc6-dev-i386-cross test -d /usr/i686-linux-gnu/include
     want qemu-user command -v qemu-aarch64
+    want musl-tools command -v musl-gcc
 fi
 [ -n "$need" ] || exit 0
 

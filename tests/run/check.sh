@@ -15,12 +15,15 @@
 #      the target: they run the suites where byte order, word size and the
 #      lanes show (CLI_PORTABLE), and aarch64 those of the engine too
 #      (CLI_AARCH64)
+#   4. the same two layers built against musl (musl-gcc), run natively: the
+#      suites where the C library's own words (strerror's, getopt_long's)
+#      and the encodings glibc alone has do not show (CLI_MUSL)
 # Environment: B (build dir), MAKE, CHECK_LANES (1: one leg at a time),
 # IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels the native leg must offer; default: the widest this CPU reports, see
 # native_mb; set it empty to expect none), EXPECT_MB_FIRST (the one it must
 # pick for full lanes; default native_mb_first), REQUIRE_CROSS=1 (a cross
 # leg that cannot run is a failure instead of a skip; CI sets it), LEGS (the
-# layers to run, default all: "build native tsan aarch64 s390x i686"),
+# layers to run, default all: "build native tsan aarch64 s390x i686 musl"),
 # CLI_SUITES (the bats files the native leg runs: default all of them, or
 # CLI_ASAN's under SANITIZE=1; the other legs choose their own), SANITIZE=1
 # (the native leg is the ASan+UBSan build in $B; build checks and cross legs
@@ -30,7 +33,7 @@
 set -u
 B=${B:-build}
 MAKE=${MAKE:-make}
-LEGS=${LEGS:-build native tsan aarch64 s390x i686}
+LEGS=${LEGS:-build native tsan aarch64 s390x i686 musl}
 cd "$(dirname "$0")/../.." || exit 2
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
@@ -70,6 +73,8 @@ CLI_PORTABLE="tests/cli/hash.bats tests/cli/check.bats tests/cli/names.bats
     tests/conformance/many.bats"
 CLI_AARCH64="$CLI_PORTABLE tests/cli/engine.bats tests/cli/files0.bats tests/cli/progress.bats
     tests/conformance/jobs.bats"
+CLI_MUSL="tests/cli/hash.bats tests/cli/output.bats tests/cli/memory.bats tests/conformance/gnu.bats
+    tests/conformance/many.bats tests/conformance/jobs.bats"
 # Under ASan each run of md5sum costs a fifth of a second to start here, half
 # a second with its threads: the threaded suites and those of diagnostics
 # and memory (the parsers have their own ASan fuzzers; translations only
@@ -189,7 +194,7 @@ be_locale() { # DIR
 
 want() { case " $LEGS " in *" $1 "*) return 0 ;; esac; return 1; }
 
-if want aarch64 || want s390x || want i686; then
+if want aarch64 || want s390x || want i686 || want musl; then
     scripts/install-deps.sh cross || true
 else
     scripts/install-deps.sh || true
@@ -256,6 +261,28 @@ i686_leg() {
     want i686 && MD5SUM_TEST_ARGS=-j1 CLI_SUITES=$CLI_PORTABLE cross_leg i686 i686-linux-gnu-gcc qemu-i386 /usr/i686-linux-gnu portable ""
 }
 
+# Built against musl (README: what a C library words stays its own), run
+# natively; with -Werror, as the cross builds.
+musl_leg() {
+    want musl || return 0
+    if ! command -v musl-gcc >/dev/null 2>&1; then
+        if [ "${REQUIRE_CROSS:-0}" = 1 ]; then
+            note "not ok - musl leg not run: musl-gcc is missing (apt-get install musl-tools)"
+        else
+            echo "# SKIP musl leg: musl-gcc is missing (see scripts/install-deps.sh)"
+        fi
+        return 0
+    fi
+    if ! env -u MAKEFLAGS -u MFLAGS "$MAKE" -s B=build-musl CC=musl-gcc CFLAGS="${CFLAGS:--O2} -Werror" \
+            ${IMPL:+IMPL=$IMPL} SANITIZE= build-musl/md5sum build-musl/md5test build-musl/flowtest; then
+        note "not ok - musl build with -Werror failed"
+        return 0
+    fi
+    note "ok - musl build with musl-gcc -Werror"
+    CLI_SUITES=$CLI_MUSL EXPECT_MB=${EXPECT_MB-$(native_mb)} EXPECT_MB_FIRST=${EXPECT_MB_FIRST-$(native_mb_first)} \
+        leg musl build-musl ""
+}
+
 # Two lanes at once: a leg keeps about one CPU busy (bats runs one test at
 # a time, and much of a test is waiting).  The second lane's output and
 # results are held back and added after.  Its legs are chosen for the lanes
@@ -271,10 +298,11 @@ if [ "${CHECK_LANES:-2}" = 1 ]; then
     aarch64_leg
     s390x_leg
     i686_leg
+    musl_leg
 else
     lane_log=$(mktemp) lane_results=$(mktemp)
     # A subshell: results names its own file there only.
-    { results=$lane_results; tsan_leg; aarch64_leg; i686_leg; } > "$lane_log" 2>&1 &
+    { results=$lane_results; tsan_leg; aarch64_leg; i686_leg; musl_leg; } > "$lane_log" 2>&1 &
     lane_pid=$!
     build_leg
     native_leg
