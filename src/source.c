@@ -296,7 +296,7 @@ static dev_t mounted_from(int fd)
 {
     char path[64], *line = NULL, *src;
     size_t cap = 0;
-    int id = -1, mount;
+    long id = -1;
     struct stat st;
     dev_t found = 0;
     FILE *f;
@@ -304,13 +304,14 @@ static dev_t mounted_from(int fd)
     (void)snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
     if ((f = fopen(path, "r")) != NULL) {
         while (id < 0 && getline(&line, &cap, f) > 0)
-            (void)sscanf(line, "mnt_id: %d", &id);
+            if (strncmp(line, "mnt_id:", 7) == 0)
+                id = strtol(line + 7, NULL, 10);
         fclose(f);
     }
     f = id < 0 ? NULL : fopen("/proc/self/mountinfo", "r");
     while (f && getline(&line, &cap, f) > 0) {
         src = strstr(line, " - ");   /* spaces in names are written \040 */
-        if (!src || sscanf(line, "%d", &mount) != 1 || mount != id)
+        if (!src || strtol(line, NULL, 10) != id)
             continue;
         if ((src = strchr(src + 3, ' ')) != NULL) {
             src[1 + strcspn(src + 1, " \n")] = '\0';
