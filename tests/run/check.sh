@@ -16,8 +16,9 @@
 #      lanes show (CLI_PORTABLE), and aarch64 those of the engine too
 #      (CLI_AARCH64)
 #   4. the same two layers built against musl (musl-gcc), run natively: the
-#      suites where the C library's own words (strerror's, getopt_long's)
-#      and the encodings glibc alone has do not show (CLI_MUSL)
+#      suites where the C library's own words (strerror's, getopt_long's,
+#      its gettext's) and the encodings glibc alone has do not show
+#      (CLI_MUSL)
 # Environment: B (build dir), MAKE, CHECK_LANES (1: one leg at a time),
 # IMPL, EXPECT_IMPL, EXPECT_MB (lane kernels the native leg must offer; default: the widest this CPU reports, see
 # native_mb; set it empty to expect none), EXPECT_MB_FIRST (the one it must
