@@ -292,7 +292,10 @@ same_merged() {
 # True when our md5sum runs under valgrind (tests/run/check-valgrind.sh).
 # Valgrind opens files of its own on any of descriptors 0-2 that are closed
 # when it starts, so "stdin or stdout closed" cannot be tested through it:
-# GNU's md5sum under valgrind misses the same errors.
+# GNU's md5sum under valgrind misses the same errors.  It also keeps its log
+# open on the lowest descriptor free (3 where a test closes 3-9), reserves
+# far more address space and memory, and passes on only the name it is
+# started by.
 under_valgrind() {
     case ${EXEC_WRAPPER:-} in *valgrind*) return 0 ;; esac
     return 1

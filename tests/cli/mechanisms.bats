@@ -610,6 +610,7 @@ memory_limit() {
 
 @test "a cgroup's memory limit: the lanes' buffers and pre-reads within what it leaves, or every file hashed plainly, as GNU" {
     [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers' shadow memory is charged to the cgroup"
+    ! under_valgrind || skip "valgrind's memory is charged to the cgroup (helpers.bash)"
     own_cgroup memory
     local in_cg="echo \$\$ > $CG/cgroup.procs"
     # Enough inputs to fill every lane: the lanes' buffers would take 13 MiB.
@@ -645,6 +646,7 @@ memory_limit() {
 
 @test "an address-space limit (ulimit -v): the lanes fit with the reader's buffers fewer, as GNU" {
     [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers reserve far more address space"
+    ! under_valgrind || skip "valgrind reserves far more address space (helpers.bash)"
     local base lim
     files 100 262144
     warm f*
@@ -747,6 +749,7 @@ memory_limit() {
 }
 
 @test "out of descriptors: an early open waits for one of ours to close, as GNU gets its own" {
+    ! under_valgrind || skip "valgrind's log takes one of the few descriptors (helpers.bash)"
     # ulimit -n 6: 0-2, then 3 for an input; the engine keeps two spare
     # (catalogues), so the second input waits for the first to close.
     files 20 5000
@@ -758,6 +761,7 @@ memory_limit() {
 
 @test "memory short elsewhere: the lanes' memory is given back, the rest hashed plainly" {
     [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers reserve far more address space"
+    ! under_valgrind || skip "valgrind reserves far more address space (helpers.bash)"
     # Two files start the lanes (tens of MiB of buffers); a 30 MB line then
     # needs that memory, as it needs it in GNU (which has no lanes): at
     # 70 MiB GNU succeeds, and so must ours.

@@ -11,8 +11,9 @@
 # the record either way; tests/run/check-valgrind.sh reads them.
 set -u
 logdir=${VALGRIND_LOG_DIR:?set VALGRIND_LOG_DIR to a writable directory}
+supp=$(cd "$(dirname "$0")" && pwd)/valgrind.supp
 vg() {
-    exec valgrind --tool=memcheck --leak-check=full --show-leak-kinds=all \
+    exec valgrind --tool=memcheck --leak-check=full --show-leak-kinds=all --suppressions="$supp" \
         --error-exitcode="${VALGRIND_ERROR_EXITCODE:-99}" --log-file="$logdir/vg.%p.log" "$@"
 }
 # Without -0 the program's argv[0] is PROGRAM as written, as without a wrapper.
