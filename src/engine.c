@@ -538,11 +538,11 @@ static void print_stats(void)
             "md5sum engine: threads %lu, inline %d, plain %lu, reader %ju, pre-read %ju, hashers %ju, later %lu, "
             "cold %lu, warm %lu, fd waits %lu, gave back %lu, taken back %lu, opened by hashers "
             "%lu, handed back %lu, taken early %lu, lane blocks %ju of %ju, held back %ju, streams read ahead %lu, fed %lu, "
-            "told %lu\n",
+            "told %lu, wakes %lu\n",
             e.started, e.inline_hasher != NULL, e.plain, f.reader_bytes, f.pre_read_bytes, f.hasher_bytes, f.later,
             f.cold, f.warm, e.fd_waits, e.gave_back, e.taken_back, f.opened, f.handed, f.early,
             (uintmax_t)f.lane_hashed, (uintmax_t)f.lane_offered,
-            (uintmax_t)f.lane_held_back, stream_threads(), f.fed, e.told);
+            (uintmax_t)f.lane_held_back, stream_threads(), f.fed, e.told, f.wakes);
 }
 
 void engine_start(engine_emit *emit, engine_flush *flush, void *arg)

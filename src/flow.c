@@ -21,9 +21,11 @@
 #define SMALL_PAGES ((size_t)256 << 10)   /* of the buffers, kept out of huge pages */
 VERIFY(room_for_a_block_and_padding, CHUNK_ROOM >= CHUNK + MD5_BLOCK_SIZE + MD5_PAD_MAX);
 
-#define WAKE_BATCH 32  /* untaken inputs that wake a hasher: a lane's worth
-                        * (20,000 small files: 1,400 context switches, 13,000
-                        * with 4); fewer wait until the caller does */
+#define WAKE_BATCH 32  /* inputs ready to take that wake a hasher: a lane's
+                        * worth (20,000 small files: 1,400 context switches,
+                        * 13,000 with 4; from a cold cache, a wake-up for each
+                        * input pre-read took 1.09x the time,
+                        * docs/PERFORMANCE.md) */
 #define WARM_AGAIN 4   /* inputs found in memory in a row: no longer cold */
 
 struct input {
@@ -279,6 +281,7 @@ static void wake_locked(struct flow_sleeper *s)
 {
     if (s->asleep) {
         s->asleep = 0;
+        f.stats.wakes++;
         pthread_cond_signal(&s->cv);
     }
 }
@@ -341,6 +344,13 @@ static void wake_taker_locked(void)
             best = s;
     if (best && takeable_locked())
         wake_locked(best);
+}
+
+/* Are WAKE_BATCH inputs ready to be taken: added (warm), or pre-read (cold)?
+ * Fewer wait until the caller waits (flow_wait). */
+static int batch_locked(void)
+{
+    return (f.cold ? f.pre_in : f.tail) >= f.take + WAKE_BATCH;
 }
 
 /* SIZE, a size just learnt; or (-1, an input not yet opened) the mean of
@@ -444,7 +454,7 @@ int flow_add(int fd, off_t size, const char *name, int early, size_t *in)
     f.untaken += (uintmax_t)x->guess;
     x->large = early && size >= FEED_MIN;
     f.n_large += x->large != 0;
-    if (f.tail - f.take >= WAKE_BATCH)
+    if (batch_locked())
         wake_taker_locked();
     flow_unlock();
     *in = f.tail - 1;
@@ -554,7 +564,9 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
             wake_locked(x->owner);   /* it may read behind (flow_next_locked) */
         if (f.pre_held >= PRE_READ_MAX)
             wake_all_locked();       /* those waiting read by probes */
-        if (x->pre_read || f.pre_held >= PRE_READ_MAX || followable_locked(r->in, x))
+        /* Small inputs wake a hasher a batch at a time. */
+        if ((x->pre_read && (x->size > (off_t)CHUNK || batch_locked())) ||
+            f.pre_held >= PRE_READ_MAX || followable_locked(r->in, x))
             wake_taker_locked();
     } else {
         x->ended = failed || r->final;

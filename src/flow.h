@@ -109,6 +109,7 @@ struct flow_stats {
                                             * back to the caller unhashed */
     unsigned long early;                   /* inputs taken before older ones */
     unsigned long fed;                     /* inputs fed to one hasher */
+    unsigned long wakes;                   /* sleeping hashers woken */
     uint64_t lane_hashed, lane_offered;    /* the lanes' blocks (lanes.h) */
     uint64_t lane_held_back;               /* rounds run narrower (lanes.h) */
 };

@@ -18,7 +18,7 @@ stats() {
         exec "$@"' _ "$BATS_TEST_TMPDIR/stats" "$MD5SUM" "$@" || true
     line=$(tail -n 1 "$BATS_TEST_TMPDIR/stats")
     echo "$line"
-    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+),\ streams\ read\ ahead\ ([0-9]+),\ fed\ ([0-9]+),\ told\ ([0-9]+)$ ]] ||
+    [[ $line =~ ^md5sum\ engine:\ threads\ ([0-9]+),\ inline\ ([01]),\ plain\ ([0-9]+),\ reader\ ([0-9]+),\ pre-read\ ([0-9]+),\ hashers\ ([0-9]+),\ later\ ([0-9]+),\ cold\ ([0-9]+),\ warm\ ([0-9]+),\ fd\ waits\ ([0-9]+),\ gave\ back\ ([0-9]+),\ taken\ back\ ([0-9]+),\ opened\ by\ hashers\ ([0-9]+),\ handed\ back\ ([0-9]+),\ taken\ early\ ([0-9]+),\ lane\ blocks\ ([0-9]+)\ of\ ([0-9]+),\ held\ back\ ([0-9]+),\ streams\ read\ ahead\ ([0-9]+),\ fed\ ([0-9]+),\ told\ ([0-9]+),\ wakes\ ([0-9]+)$ ]] ||
         { echo "no counters in: $line"; return 1; }
     THREADS=${BASH_REMATCH[1]} INLINE=${BASH_REMATCH[2]} PLAIN=${BASH_REMATCH[3]}
     READER=${BASH_REMATCH[4]} PRE_READ=${BASH_REMATCH[5]} HASHERS=${BASH_REMATCH[6]}
@@ -27,6 +27,7 @@ stats() {
     OPENED=${BASH_REMATCH[13]} HANDED=${BASH_REMATCH[14]} EARLY=${BASH_REMATCH[15]}
     LANE_HASHED=${BASH_REMATCH[16]} LANE_OFFERED=${BASH_REMATCH[17]} HELD_BACK=${BASH_REMATCH[18]}
     STREAMS=${BASH_REMATCH[19]} FED=${BASH_REMATCH[20]} TOLD=${BASH_REMATCH[21]}
+    WAKES=${BASH_REMATCH[22]}
 }
 
 # files N SIZE [PREFIX]: N files of SIZE random bytes.
@@ -213,6 +214,18 @@ slow_list() {
     [ "$LATER" = 1 ]
     [ "$PRE_READ" = 0 ]
     [ "$READER" -ge $((38 * 1000000)) ]
+}
+
+@test "cold small inputs wake a hasher a batch at a time, not one each as they are pre-read" {
+    need_preload
+    files 600 4096
+    local STATS_SETUP="export LD_PRELOAD=$preload ROTATIONAL=1"
+    cold f*
+    stats -j2 f*
+    [ "$COLD" -ge 1 ]
+    [ "$PRE_READ" -ge $((500 * 4096)) ]
+    # One wake-up for each input pre-read: 584-596 (2026-12-07, Xeon).
+    [ "$WAKES" -le 150 ]
 }
 
 @test "storage without seeks is asked for the small inputs ahead of the reader, a disk for nothing out of order, as the disk says (made to say it by tests/fault)" {
