@@ -31,9 +31,10 @@
 #           page cache holds each set (bench/folios.c, as root): freshly
 #           written files sit in large folios, files read back in single
 #           pages, and ours is up to 1.45 times slower on the latter
-#   cold    the media folder, then 2 and 4 files of 128 MiB (few's),
-#           evicted from the page cache before each run
-#           (POSIX_FADV_DONTNEED): $B/md5sum, GNU md5sum and cat
+#   cold    the media folder, the 4 KiB and 256 KiB sets, then 2 and 4
+#           files of 128 MiB (few's), evicted from the page cache before
+#           each run (POSIX_FADV_DONTNEED), on the disk as it says it is:
+#           $B/md5sum, GNU md5sum and cat
 #   seekfree  the 4 KiB, 256 KiB, mixed and media sets, evicted before each
 #           run, with the disk under them said to have no seeks (its queue's
 #           rotational flag set to 0, as an SSD's, and put back after; root):
@@ -438,11 +439,17 @@ cold_runs() {
 }
 
 section_cold() {
-    echo "## cold: the media set, and 2 and 4 files of 128 MiB, read from disk (evicted before each run), $BENCH_RUNS runs each, interleaved"
+    echo "## cold: the media, 4 KiB and 256 KiB sets, and 2 and 4 files of 128 MiB, read from disk (evicted before each run), $BENCH_RUNS runs each, interleaved"
+    # What the disk says of itself decides whether ours asks ahead (seekfree).
+    if flag=$(rotational_flag "$BENCH_DATA"); then
+        echo "#   $flag: $(cat "$flag")"
+    fi
     build_runcmd
     make_files "$BENCH_DATA/few" 4 134217728
-    dir=$(set_dir media)
-    cold_runs media "$dir" "$(cd "$dir" && ls)"
+    for set in media 20000x4096 2000x262144; do
+        dir=$(set_dir "$set")
+        cold_runs "$set" "$dir" "$(cd "$dir" && ls)"
+    done
     cold_runs few-2 "$BENCH_DATA/few" "f00002 f00003"
     cold_runs few-4 "$BENCH_DATA/few" "f00000 f00001 f00002 f00003"
 }
