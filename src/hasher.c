@@ -259,11 +259,8 @@ static int gather_locked(struct hasher *h)
     }
     for (i = 0; i < h->lanes.used; i++) {
         t = task_of(h->lanes.task[i]);
-        if (t->lt.blocks == 0 && !t->reading && !t->name) {
-            next_chunk_locked(h, t);
-            if (i < h->lanes.used && task_of(h->lanes.task[i]) != t)
-                i--;   /* T ended: another task moved into lane i */
-        }
+        if (t->lt.blocks == 0 && !t->reading && !t->name)
+            next_chunk_locked(h, t);   /* never takes T out of its lane */
     }
     /* A task that ended above (a read that failed) left its lane but holds
      * its slot until the next lock: a free lane needs a free slot too. */
