@@ -78,6 +78,18 @@ files() {
     same_fds_jobs "1 2 8 64" 'md5sum a /dev/stdin b /dev/fd/0 - <&-'
 }
 
+@test "stdin closed and no /dev/null to hold it with: no input opened ahead passes for it" {
+    [ "$(id -u)" = 0 ] || skip "hiding /dev/null takes a mount namespace: root"
+    unshare -m true 2> /dev/null || skip "no mount namespace to be had here"
+    ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
+    local i
+    for ((i = 0; i < 100; i++)); do printf 'f%d' "$i" > "f$i"; printf 'g%d' "$i" > "g$i"; done
+    # A /dev of its own, empty: ours cannot put /dev/null on the closed
+    # descriptor 0 (src/fdio.c), and an input opened ahead of "-" would get
+    # it unless moved above 2 (src/input.c), as GNU's never is.
+    same_fds_jobs "1 2 8 64" "unshare -m sh -c 'mount -t tmpfs none /dev && exec md5sum f* - g* <&-'"
+}
+
 @test "/dev/stdout and /dev/stderr closed: not open, not our placeholders" {
     files
     ! under_valgrind || skip "a closed descriptor is not closed under valgrind (helpers.bash)"
