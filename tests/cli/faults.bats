@@ -367,6 +367,35 @@ shrunk_below() {
     same_jobs "1 2 3" "$run -c list" 'cd gnu && md5sum -c list'
 }
 
+@test "a checksum list or standard output whose close fails (EIO, as NFS reports late): GNU's diagnostic after every result, no summary, status 1" {
+    need_preload
+    # GNU closes both through stdio, out of a preload's reach: what it
+    # prints then is from its source (digest_check: error (0, errno, "%s",
+    # quotef (checkfile_name)), and no summary; close_stdout: "write
+    # error"), after what its run without the failure prints.  No input has
+    # the size of the list or of the output (sized_files).
+    sized_files 30
+    printf '%s  nothere\n' 0123456789abcdef0123456789abcdef >> list
+    "$GNU_MD5SUM" f* >> list
+    "$GNU_MD5SUM" f* > gnu.hash
+    local rc=0 j
+    "$GNU_MD5SUM" -c list > gnu.check 2> gnu.err || rc=$?
+    [ "$rc" = 1 ] && grep -q 'WARNING: 1 listed file could not be read' gnu.err
+    for j in $(job_counts 1 2); do
+        ours_jobs "$j"
+        rc=0
+        ours "CLOSE_FAIL_SIZE=$(stat -c %s list) LD_PRELOAD=$preload md5sum -c list" > out 2> err || rc=$?
+        cmp gnu.check out
+        [ "$(cat err)" = "$(printf '%s\n' 'md5sum: nothere: No such file or directory' 'md5sum: list: Input/output error')" ]
+        [ "$rc" = 1 ]
+        rc=0
+        ours "CLOSE_FAIL_SIZE=$(stat -c %s gnu.hash) LD_PRELOAD=$preload md5sum f* > out" 2> err || rc=$?
+        cmp gnu.hash out
+        [ "$(cat err)" = "md5sum: write error: Input/output error" ]
+        [ "$rc" = 1 ]
+    done
+}
+
 @test "files that cannot say what they are (fstat failing, as a FUSE daemon's can): hashed in order, as GNU, which never asks" {
     need_preload
     # fstat of a file of 12345 bytes fails (tests/fault/fault_preload.c).
