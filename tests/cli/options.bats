@@ -95,10 +95,11 @@ load '../helpers'
     same 'timeout 5 md5sum --strict fifo'
 }
 
-@test "the program name as GNU's takes it from argv[0]: a libtool wrapper's /.libs/ and lt- dropped, an empty one empty" {
+@test "the program name as GNU's takes it from argv[0]: a libtool wrapper's /.libs/ and lt- dropped, an empty one empty, a long one whole" {
     ! under_valgrind || skip "valgrind passes on only the name it is started by (helpers.bash)"
-    local name
-    for name in '' /x/.libs/lt-md5sum /x/.libs/md5sum /x/.libs/lt- lt-md5sum /x/lt-md5sum; do
+    local name long
+    long=/x/$(printf 'x%.0s' {1..300})   # longer than the messages' own buffers
+    for name in '' /x/.libs/lt-md5sum /x/.libs/md5sum /x/.libs/lt- lt-md5sum /x/lt-md5sum "$long"; do
         same "(exec -a '$name' md5sum nosuch --bogus); (exec -a '$name' md5sum nosuch);
               (exec -a '$name' md5sum --help) | head -n 1"
     done
