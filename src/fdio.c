@@ -6,7 +6,31 @@
 
 int fd_hold_closed(int fd, int flags)
 {
-    return fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", flags) == fd;
+    int end[2], keep, other;
+
+    if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+        return 0;
+    if (open("/dev/null", flags) == fd)
+        return 1;
+    /* No /dev/null (a chroot, a minimal container's /dev): a pipe's end that
+     * cannot be used as FD is, its other end closed.  An input opened while
+     * FD is free takes its number until moved above 2 (input.h), and on
+     * another thread that is a moment in which FD reads that input. */
+    if (pipe(end) != 0)
+        return 0;
+    keep = flags == O_WRONLY ? end[1] : end[0];
+    other = keep == end[1] ? end[0] : end[1];
+    if (keep != fd) {   /* OTHER may be on FD: dup2 closes it there */
+        if (dup2(keep, fd) != fd) {
+            close(end[0]);
+            close(end[1]);
+            return 0;
+        }
+        close(keep);
+    }
+    if (other != fd)
+        close(other);
+    return 1;
 }
 
 int write_all(int fd, const void *p, size_t n)

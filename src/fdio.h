@@ -18,12 +18,13 @@ ssize_t read_some(int fd, void *buf, size_t n);
  * only at end of file.  Returns the bytes read, or -1 with errno set. */
 ssize_t read_full(int fd, void *buf, size_t n);
 
-/* If FD is closed, open /dev/null on it with FLAGS and return 1 (else 0).
- * Held open for reading only, writes fail with EBADF; for writing only,
+/* If FD is closed, open /dev/null on it with FLAGS (O_RDONLY or O_WRONLY),
+ * or where there is none the end of a pipe that is so, and return 1 (else
+ * 0).  Held open for reading only, writes fail with EBADF; for writing only,
  * reads do: as on the closed descriptor.  Holding it keeps the number from
  * being given to an input a worker opens and closes, while the main thread
- * still writes to it, or polls it.  Call for 0, 1, 2 in that order: open
- * takes the lowest free number. */
+ * still writes to it, reads it, or polls it.  Call for 0, 1, 2 in that
+ * order: open takes the lowest free number. */
 int fd_hold_closed(int fd, int flags);
 
 #endif
