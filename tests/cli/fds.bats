@@ -99,9 +99,11 @@ files() {
     [ -z "${EXEC_WRAPPER:-}" ] || return 0
     mkfifo fifo
     unshare -m sh -c 'mount -t tmpfs none /dev && exec "$0" fifo <&-' "$MD5SUM" > out 2>&1 &
-    local pid=$! held
+    local pid=$! held fd
     for ((i = 0; i < 200; i++)); do
-        ls -l "/proc/$pid/fd" 2> /dev/null | grep -q 'fifo$' && break
+        for fd in "/proc/$pid/fd/"*; do
+            [[ $(readlink "$fd") != */fifo ]] || break 2
+        done
         sleep 0.05
     done
     held=$(readlink "/proc/$pid/fd/0" || echo free)
