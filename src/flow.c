@@ -346,11 +346,12 @@ static void wake_taker_locked(void)
         wake_locked(best);
 }
 
-/* Are WAKE_BATCH inputs ready to be taken: added (warm), or pre-read (cold)?
+/* Are WAKE_BATCH inputs ready to be taken, those before READY: added
+ * (warm), or read by the reader, or pre-read (cold; it reads in order)?
  * Fewer wait until the caller waits (flow_wait). */
-static int batch_locked(void)
+static int batch_locked(size_t ready)
 {
-    return (f.cold ? f.pre_in : f.tail) >= f.take + WAKE_BATCH;
+    return ready >= f.take + WAKE_BATCH;
 }
 
 /* SIZE, a size just learnt; or (-1, an input not yet opened) the mean of
@@ -454,7 +455,7 @@ int flow_add(int fd, off_t size, const char *name, int early, size_t *in)
     f.untaken += (uintmax_t)x->guess;
     x->large = early && size >= FEED_MIN;
     f.n_large += x->large != 0;
-    if (batch_locked())
+    if (!f.cold && batch_locked(f.tail))
         wake_taker_locked();
     flow_unlock();
     *in = f.tail - 1;
@@ -565,7 +566,7 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
         if (f.pre_held >= PRE_READ_MAX)
             wake_all_locked();       /* those waiting read by probes */
         /* Small inputs wake a hasher a batch at a time. */
-        if ((x->pre_read && (x->size > (off_t)CHUNK || batch_locked())) ||
+        if ((x->pre_read && (x->size > (off_t)CHUNK || batch_locked(f.pre_in))) ||
             f.pre_held >= PRE_READ_MAX || followable_locked(r->in, x))
             wake_taker_locked();
     } else {
@@ -587,7 +588,7 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
         }
         if (x->taken)
             wake_locked(x->owner);
-        else
+        else if (x->size > (off_t)CHUNK || batch_locked(r->in + 1))
             wake_taker_locked();
     }
     /* An input given by flow_ahead is in memory because the storage was

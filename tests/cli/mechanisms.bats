@@ -234,6 +234,24 @@ slow_list() {
     [ "$WAKES" -le 150 ]
 }
 
+@test "cold small inputs read by the reader into buffers (a cgroup's memory leaves no room to pre-read) wake a hasher a batch at a time too" {
+    [ -z "${MD5SUM_SANITIZED:-}" ] || skip "sanitizers' shadow memory is charged to the cgroup"
+    ! under_valgrind || skip "valgrind's memory is charged to the cgroup (helpers.bash)"
+    need_preload
+    own_cgroup memory
+    files 600 4096
+    memory_limit 256
+    local STATS_SETUP="echo \$\$ > $CG/cgroup.procs; export LD_PRELOAD=$preload ROTATIONAL=1; ulimit -n 500"
+    cold f*
+    stats -j2 f*
+    [ "$COLD" -ge 1 ]
+    [ "$OPENED" = 0 ]
+    [ "$PRE_READ" = 0 ]
+    [ "$READER" -ge $((500 * 4096)) ]
+    # One wake-up for each input read: 600 (2026-12-07, Xeon).
+    [ "$WAKES" -le 150 ]
+}
+
 @test "storage without seeks is asked for the small inputs ahead of the reader, a disk for nothing out of order, as the disk says (made to say it by tests/fault)" {
     need_preload
     files 300 3000
