@@ -12,10 +12,11 @@ int fd_hold_closed(int fd, int flags)
         return 0;
     if (open("/dev/null", flags) == fd)
         return 1;
-    /* No /dev/null (a chroot, a minimal container's /dev): a pipe's end that
-     * cannot be used as FD is, its other end closed.  An input opened while
-     * FD is free takes its number until moved above 2 (input.h), and on
-     * another thread that is a moment in which FD reads that input. */
+    /* No /dev/null (a chroot, a minimal container's /dev): the end of a
+     * pipe that fails as FLAGS says (the write end where FD is read, the
+     * read end where it is written), the other end closed.  Left free, FD
+     * would be taken by an input a worker opens, until moved above 2
+     * (input.h): a moment in which a read of FD reads that input. */
     if (pipe(end) != 0)
         return 0;
     keep = flags == O_WRONLY ? end[1] : end[0];

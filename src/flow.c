@@ -354,6 +354,14 @@ static int batch_locked(size_t ready)
     return ready >= f.take + WAKE_BATCH;
 }
 
+/* Is input X, just read by the reader (READY: the input after the last it
+ * read in order), worth waking a hasher for: more than a chunk, or the last
+ * of a batch? */
+static int read_wakes_locked(const struct input *x, size_t ready)
+{
+    return x->size > (off_t)CHUNK || batch_locked(ready);
+}
+
 /* SIZE, a size just learnt; or (-1, an input not yet opened) the mean of
  * those learnt so far, as a guess. */
 static off_t learn_locked(off_t size)
@@ -566,7 +574,7 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
         if (f.pre_held >= PRE_READ_MAX)
             wake_all_locked();       /* those waiting read by probes */
         /* Small inputs wake a hasher a batch at a time. */
-        if ((x->pre_read && (x->size > (off_t)CHUNK || batch_locked(f.pre_in))) ||
+        if ((x->pre_read && read_wakes_locked(x, f.pre_in)) ||
             f.pre_held >= PRE_READ_MAX || followable_locked(r->in, x))
             wake_taker_locked();
     } else {
@@ -588,7 +596,7 @@ void flow_reader_put(const struct flow_read *r, int failed, int err, int cached)
         }
         if (x->taken)
             wake_locked(x->owner);
-        else if (x->size > (off_t)CHUNK || batch_locked(r->in + 1))
+        else if (read_wakes_locked(x, r->in + 1))
             wake_taker_locked();
     }
     /* An input given by flow_ahead is in memory because the storage was
