@@ -33,7 +33,8 @@ typedef void md5_mb_fn(struct md5_mb_lanes *l, size_t nblocks);
 
 struct md5_mb_kernel {
     const char *name;      /* e.g. "avx2x16": instruction set x lanes */
-    const char *isa;       /* "avx2", "avx512", "avx512z" (on zmm), "neon", "scalar" */
+    const char *isa;       /* "avx2", "avx512", "avx512z" (on zmm), "avx512zs" (zmm,
+                            * square transposition), "neon", "scalar" */
     unsigned lanes;        /* lanes 0 .. lanes-1 are used */
     unsigned min_busy;     /* with fewer busy lanes the scalar kernels are faster */
     md5_mb_fn *run;
@@ -89,6 +90,8 @@ void md5_mb_avx512x32(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512zx16(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512zx32(struct md5_mb_lanes *l, size_t nblocks);
 void md5_mb_avx512zx48(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512zsx32(struct md5_mb_lanes *l, size_t nblocks);
+void md5_mb_avx512zsx48(struct md5_mb_lanes *l, size_t nblocks);
 #endif
 #if MD5_MB_NEON
 void md5_mb_neonx8(struct md5_mb_lanes *l, size_t nblocks);

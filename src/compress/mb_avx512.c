@@ -1,6 +1,7 @@
 /* AVX-512 lane kernels: 8 messages per ymm register (AVX-512VL), two to
  * four register sets (16, 24 or 32 in flight); and 16 per zmm register, one
- * to three sets (the "avx512z" kernels, 16, 32 or 48 in flight).
+ * to three sets (the "avx512z" kernels, 16, 32 or 48 in flight), two or
+ * three with the square transposition ("avx512zs", 32 or 48: mb_zmm.h).
  *
  * AVX-512 has the two things AVX2 lacks for MD5: a rotate (vprold) and any
  * three-input logic function in one op (vpternlogd), so a step is six ops,
@@ -95,7 +96,7 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x32(struct md
 #define ZSTEP(tt, a, b, c, d, k, s) do {                                         \
         const zvec k_ = _mm512_set1_epi32((int)kp[st]);                         \
         EACH(ZSTEP1, tt, a, b, c, d, k, s);                                     \
-        AHEAD(st);                                                              \
+        ZAHEAD(st);                                                             \
         st++;                                                                   \
     } while (0);
 #define EACH EACH3
@@ -126,5 +127,29 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zx32(struct m
 __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zx48(struct md5_mb_lanes *l, size_t nblocks)
 {
     run_zmm(l, nblocks, 3);
+}
+
+/* The same steps with the square transposition (mb_zmm.h), for Intel. */
+#define ZMM_SQUARE
+#include "mb_zmm.h"
+
+#define EACH EACH3
+#define F(a, b, c, d, k, K, s) ZSTEP(TT_F, a, b, c, d, k, s)
+#define G(a, b, c, d, k, K, s) ZSTEP(TT_G, a, b, c, d, k, s)
+#define H(a, b, c, d, k, K, s) ZSTEP(TT_H, a, b, c, d, k, s)
+#define I(a, b, c, d, k, K, s) ZSTEP(TT_I, a, b, c, d, k, s)
+
+#define MAX_SETS 3
+#define RUN run_zmm_square
+#include "mb_loop.h"
+
+__attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zsx32(struct md5_mb_lanes *l, size_t nblocks)
+{
+    run_zmm_square(l, nblocks, 2);
+}
+
+__attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zsx48(struct md5_mb_lanes *l, size_t nblocks)
+{
+    run_zmm_square(l, nblocks, 3);
 }
 #endif /* MD5_MB_X86 */

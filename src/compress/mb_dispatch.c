@@ -33,9 +33,12 @@ static const struct md5_mb_kernel k_avx512x16 = {"avx512x16", "avx512", 16, 3, m
 static const struct md5_mb_kernel k_avx512zx48 = {"avx512zx48", "avx512z", 48, 3, md5_mb_avx512zx48};
 static const struct md5_mb_kernel k_avx512zx32 = {"avx512zx32", "avx512z", 32, 3, md5_mb_avx512zx32};
 static const struct md5_mb_kernel k_avx512zx16 = {"avx512zx16", "avx512z", 16, 3, md5_mb_avx512zx16};
-/* Intel's 1-cycle vector ops: two messages in it 2.24-2.28 c/B, in scalarx2
- * 2.46-2.60 (the Xeon of 2026-12-07; Zen 5: 4.03 against 2.28). */
-static const struct md5_mb_kernel k_avx512zx16_intel = {"avx512zx16", "avx512z", 16, 2,
+static const struct md5_mb_kernel k_avx512zsx48 = {"avx512zsx48", "avx512zs", 48, 3, md5_mb_avx512zsx48};
+static const struct md5_mb_kernel k_avx512zsx32 = {"avx512zsx32", "avx512zs", 32, 3, md5_mb_avx512zsx32};
+/* The narrowest of Intel's group (one set keeps the halves' transposition,
+ * mb_zmm.h).  Intel's 1-cycle vector ops: two messages in it 2.24-2.28 c/B,
+ * in scalarx2 2.46-2.60 (the Xeon of 2026-12-07; Zen 5: 4.03 against 2.28). */
+static const struct md5_mb_kernel k_avx512zx16_intel = {"avx512zx16", "avx512zs", 16, 2,
                                                         md5_mb_avx512zx16};
 static const struct md5_mb_kernel k_avx2x24 = {"avx2x24", "avx2", 24, 3, md5_mb_avx2x24};
 static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
@@ -107,24 +110,36 @@ static int prefer_zmm(void)
     return family >= 26 && __get_cpuid(0x8000001a, &a, &b, &c, &d) && (a & 1u << 3);
 }
 
-/* The zmm kernels, widest first, after the N in LIST (on an Intel core,
- * INTEL: the narrowest for two); returns the count. */
+/* The zmm kernels after the N in LIST, each group widest first: on an
+ * Intel core (INTEL) those with the square transposition, avx512zx16 the
+ * narrowest of them (and for two), then the others; elsewhere the other
+ * way round.  avx512zx16 is listed once, in the first group.  Returns the
+ * count. */
 static size_t list_zmm(const struct md5_mb_kernel **list, size_t n, int intel)
 {
+    if (intel) {
+        list[n++] = &k_avx512zsx48;
+        list[n++] = &k_avx512zsx32;
+        list[n++] = &k_avx512zx16_intel;
+    }
     list[n++] = &k_avx512zx48;
     list[n++] = &k_avx512zx32;
-    list[n++] = intel ? &k_avx512zx16_intel : &k_avx512zx16;
+    if (!intel) {
+        list[n++] = &k_avx512zx16;
+        list[n++] = &k_avx512zsx48;
+        list[n++] = &k_avx512zsx32;
+    }
     return n;
 }
 #endif
 
-/* The most kernels a CPU offers (x86 with AVX-512: 3 zmm, 3 ymm, 3 AVX2,
+/* The most kernels a CPU offers (x86 with AVX-512: 5 zmm, 3 ymm, 3 AVX2,
  * 2 scalar), and the NULL that ends the list. */
-static const struct md5_mb_kernel *table[12];
+static const struct md5_mb_kernel *table[14];
 
 const struct md5_mb_kernel *const *md5_mb_kernels(void)
 {
-    const struct md5_mb_kernel *list[12];
+    const struct md5_mb_kernel *list[14];
     size_t n = 0;
 
     if (table[0])

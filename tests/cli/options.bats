@@ -45,7 +45,7 @@ load '../helpers'
     assert_equal "$stderr" ""
     assert_line --index 0 --regexp '^md5sum \(.*\) [0-9]+\.[0-9]+'
     assert_line --regexp '^MD5 core: (portable C|aarch64 assembly)$'
-    assert_line --regexp '^Many-file lane kernels: ((avx512zx48|avx512zx32|avx512zx16|avx512x32|avx512x24|avx512x16|avx2x24|avx2x16|avx2x8|scalarx2|neonx24|neonx16|neonx8)(, |$))+|none \(the MD5 core alone\)$'
+    assert_line --regexp '^Many-file lane kernels: ((avx512zsx48|avx512zsx32|avx512zx48|avx512zx32|avx512zx16|avx512x32|avx512x24|avx512x16|avx2x24|avx2x16|avx2x8|scalarx2|neonx24|neonx16|neonx8)(, |$))+|none \(the MD5 core alone\)$'
 }
 
 @test "--version --help prints the version; --help --version the help" {

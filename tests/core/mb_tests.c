@@ -281,11 +281,12 @@ static void test_target_families(void)
 /* The list is grouped by instruction set, each group widest first (what
  * md5_mb_pick relies on); md5_mb_pick keeps to the first kernel's set; and
  * the zmm AVX-512 kernels are offered wherever the ymm ones are (one probe),
- * preferred or not, so that every AVX-512 machine tests them. */
+ * preferred or not, with either transposition (avx512zs), so that every
+ * AVX-512 machine tests them. */
 static void test_groups(void)
 {
     const struct md5_mb_kernel *const *k = md5_mb_kernels();
-    unsigned ymm = 0, zmm = 0, busy, bad = 0;
+    unsigned ymm = 0, zmm = 0, square = 0, busy, bad = 0;
     size_t i, j;
 
     if (!k[0]) {
@@ -295,6 +296,7 @@ static void test_groups(void)
     for (i = 0; k[i]; i++) {
         ymm += strcmp(k[i]->isa, "avx512") == 0;
         zmm += strcmp(k[i]->isa, "avx512z") == 0;
+        square += strcmp(k[i]->isa, "avx512zs") == 0;
         if (i > 0 && strcmp(k[i]->isa, k[i - 1]->isa) == 0)
             bad += k[i]->lanes > k[i - 1]->lanes;
         else /* a new group: its set not seen before */
@@ -306,9 +308,9 @@ static void test_groups(void)
 
         bad += strcmp(p->isa, k[0]->isa) != 0 && strcmp(p->isa, "scalar") != 0;
     }
-    report(bad == 0 && (ymm > 0) == (zmm > 0),
-           "mb: kernels grouped by instruction set, widest first; picks from %s; zmm kernels wherever ymm AVX-512 (%u, %u)",
-           k[0]->isa, ymm, zmm);
+    report(bad == 0 && (ymm > 0) == (zmm > 0) && (ymm > 0) == (square > 0),
+           "mb: kernels grouped by instruction set, widest first; picks from %s; zmm kernels of both transpositions wherever ymm AVX-512 (%u, %u, %u)",
+           k[0]->isa, ymm, zmm, square);
 }
 
 /* make check EXPECT_MB="avx2x16 ...": each named kernel must be available,
@@ -338,8 +340,8 @@ static void test_expected_kernels(void)
     want = getenv("EXPECT_MB_FIRST");
     if (want && *want) {
         /* Two messages: scalarx2 on x86, but in the 16-lane zmm kernel on
-         * Intel's zmm cores (the ones that pick avx512zx48 first). */
-        const char *two = strcmp(want, "avx512zx48") == 0 ? "avx512zx16" :
+         * Intel's zmm cores (the ones that pick avx512zsx48 first). */
+        const char *two = strcmp(want, "avx512zsx48") == 0 ? "avx512zx16" :
                           strncmp(want, "neon", 4) == 0 ? "scalar" : "scalarx2";
 
         report(strcmp(md5_mb_pick(MD5_MB_MAX_LANES)->name, want) == 0,

@@ -130,7 +130,7 @@ native_mb() {
     case $(uname -m) in
         x86_64)
             if has_flag avx512f && has_flag avx512vl; then
-                echo "avx512zx48 avx512zx32 avx512zx16 avx512x32 avx512x24 avx512x16 avx2x24 avx2x16 avx2x8 scalarx2"
+                echo "avx512zsx48 avx512zsx32 avx512zx48 avx512zx32 avx512zx16 avx512x32 avx512x24 avx512x16 avx2x24 avx2x16 avx2x8 scalarx2"
             elif has_flag avx2; then
                 echo "avx2x24 avx2x16 avx2x8 scalarx2"
             else
@@ -149,7 +149,7 @@ native_mb_first() {
             vendor=$(cpuinfo vendor_id) family=$(cpuinfo 'cpu family')
             if has_flag avx512f && has_flag avx512vl; then
                 if [ "$vendor" = GenuineIntel ]; then
-                    if has_flag avx512_vbmi2; then echo avx512zx48; else echo avx512x32; fi
+                    if has_flag avx512_vbmi2; then echo avx512zsx48; else echo avx512x32; fi
                 elif [ "$vendor" = AuthenticAMD ] && [ "${family:-26}" -lt 26 ]; then
                     echo avx512x32
                 fi
