@@ -107,7 +107,7 @@ int main(int argc, char **argv)
     cyc_before = bench_ns_per_cycle(CLOCK_RUNS);
     printf("# clock %.3f GHz (dependent register adds, best of %d); %d samples of %d KiB per message,"
            " %d KiB of buffers\n", 1 / cyc_before, CLOCK_RUNS, samples, kib, kib * MD5_MB_MAX_LANES);
-    printf("%-10s %9s %9s %9s %10s\n", "kernel", "in-flight", "min c/B", "med c/B", "MB/s(min)");
+    printf("%-11s %9s %9s %9s %10s\n", "kernel", "in-flight", "min c/B", "med c/B", "MB/s(min)");
     for (k = md5_mb_kernels(); *k; k++)
         for (f = 0; f < sizeof flights / sizeof flights[0]; f++) {
             unsigned busy = flights[f];
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
             if (busy > (*k)->lanes)
                 break;
             time_kernel(*k, busy, blocks, buf, t, samples);
-            printf("%-10s %9u %9.3f %9.3f %10.0f\n", (*k)->name, busy, t[0] / cyc_before / bytes,
+            printf("%-11s %9u %9.3f %9.3f %10.0f\n", (*k)->name, busy, t[0] / cyc_before / bytes,
                    t[samples / 2] / cyc_before / bytes, bytes / t[0] * 1e3);
             fflush(stdout);
         }
