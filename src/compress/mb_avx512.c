@@ -81,31 +81,11 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512x32(struct md
     run(l, nblocks, 4);
 }
 
-/* The zmm kernels: the same steps, 16 lanes per register, one to three
- * sets.  Three sets hold 12 zmm of state, the words and the feed-forward
- * copy stay in memory, so nothing spills (gcc 12: 192 vprold/vprord, 192
- * vpternlogd, no stack traffic but wbuf and ffbuf). */
+/* The zmm kernels: the same steps (mb_zmm.h's ZSTEP), 16 lanes per
+ * register, one to three sets.  Three sets hold 12 zmm of state, the words
+ * and the feed-forward copy stay in memory, so nothing spills (gcc 12: 192
+ * vprold/vprord, 192 vpternlogd, no stack traffic but wbuf and ffbuf). */
 #include "mb_zmm.h"
-
-#define ZSTEP1(j, tt, a, b, c, d, k, s) do {                                     \
-        zvec t_ = zadd(zadd(a[j], wc[16 * j + k]), k_);                         \
-        PIN(t_);                                                                \
-        t_ = zadd(t_, _mm512_ternarylogic_epi32(b[j], c[j], d[j], tt));         \
-        a[j] = zadd(b[j], _mm512_rol_epi32(t_, s));                             \
-    } while (0)
-#define ZSTEP(tt, a, b, c, d, k, s) do {                                         \
-        const zvec k_ = _mm512_set1_epi32((int)kp[st]);                         \
-        EACH(ZSTEP1, tt, a, b, c, d, k, s);                                     \
-        ZAHEAD(st);                                                             \
-        st++;                                                                   \
-    } while (0);
-#define EACH EACH3
-#define F(a, b, c, d, k, K, s) ZSTEP(TT_F, a, b, c, d, k, s)
-#define G(a, b, c, d, k, K, s) ZSTEP(TT_G, a, b, c, d, k, s)
-#define H(a, b, c, d, k, K, s) ZSTEP(TT_H, a, b, c, d, k, s)
-#define I(a, b, c, d, k, K, s) ZSTEP(TT_I, a, b, c, d, k, s)
-
-#define MAX_SETS 3
 #define RUN run_zmm
 #include "mb_loop.h"
 
@@ -132,14 +112,6 @@ __attribute__((target("avx512f,avx512vl,avx2"))) void md5_mb_avx512zx48(struct m
 /* The same steps with the square transposition (mb_zmm.h), for Intel. */
 #define ZMM_SQUARE
 #include "mb_zmm.h"
-
-#define EACH EACH3
-#define F(a, b, c, d, k, K, s) ZSTEP(TT_F, a, b, c, d, k, s)
-#define G(a, b, c, d, k, K, s) ZSTEP(TT_G, a, b, c, d, k, s)
-#define H(a, b, c, d, k, K, s) ZSTEP(TT_H, a, b, c, d, k, s)
-#define I(a, b, c, d, k, K, s) ZSTEP(TT_I, a, b, c, d, k, s)
-
-#define MAX_SETS 3
 #define RUN run_zmm_square
 #include "mb_loop.h"
 

@@ -1,11 +1,12 @@
 /* What the zmm lane kernels need for the block loop (mb_loop.h): 16 lanes
  * per zmm register and the per-set macros, the zmm twins of mb_ymm.h's
  * under their own names (zvec, zadd, ...) so that one file can hold both.
- * mb_avx512.c includes it after its ymm kernels, with INLINE still defined,
- * then adds EACH, MAX_SETS and the round macros and includes mb_loop.h again
- * under RUN and VEC.  The per-set macros are defined at each inclusion (the
- * template #undefs them), so the file may be included once for each of the
- * two transpositions below: ZMM_SQUARE defined picks the second.
+ * and the steps (ZSTEP, with the includer's PIN and vpternlogd tables TT_F
+ * to TT_I), for up to three sets.  mb_avx512.c includes it after its ymm
+ * kernels, with INLINE still defined, then includes mb_loop.h again under
+ * RUN.  What the template #undefs is defined at each inclusion, so the file
+ * may be included once for each of the two transpositions below:
+ * ZMM_SQUARE defined picks the second.
  *
  * The words are transposed a block ahead, in one of two ways.  Halves (the
  * first): mb_ymm.h's code, each half of the 16 lanes in ymm registers,
@@ -43,6 +44,21 @@
 typedef __m512i zvec;
 
 INLINE zvec zadd(zvec x, zvec y) { return _mm512_add_epi32(x, y); }
+
+/* A step for set J, as mb_avx512.c's ymm STEP1; then, for every set, the
+ * share of the next block's transposition. */
+#define ZSTEP1(j, tt, a, b, c, d, k, s) do {                                     \
+        zvec t_ = zadd(zadd(a[j], wc[16 * j + k]), k_);                         \
+        PIN(t_);                                                                \
+        t_ = zadd(t_, _mm512_ternarylogic_epi32(b[j], c[j], d[j], tt));         \
+        a[j] = zadd(b[j], _mm512_rol_epi32(t_, s));                             \
+    } while (0)
+#define ZSTEP(tt, a, b, c, d, k, s) do {                                         \
+        const zvec k_ = _mm512_set1_epi32((int)kp[st]);                         \
+        EACH(ZSTEP1, tt, a, b, c, d, k, s);                                     \
+        ZAHEAD(st);                                                             \
+        st++;                                                                   \
+    } while (0);
 
 /* The square transposition of set J's next block into W (word K of set J is
  * the zmm at 16 * J + K), from its lanes' pointers P[16 * J ...]: 64-byte
@@ -85,11 +101,18 @@ INLINE void square_job(zvec *w, const unsigned char *const *p, int j)
 
 #endif
 
-/* Per register set J, for mb_loop.h, as in mb_ymm.h; ZAHEAD(st) is the
- * share of the next block's transposition that step ST does. */
+/* For mb_loop.h: the round macros, and per register set J as in mb_ymm.h;
+ * ZAHEAD(st) is the share of the next block's transposition that step ST
+ * does. */
 #undef ZAHEAD
 #define VEC zvec
 #define VEC_LANES 16
+#define MAX_SETS 3
+#define EACH EACH3
+#define F(a, b, c, d, k, K, s) ZSTEP(TT_F, a, b, c, d, k, s)
+#define G(a, b, c, d, k, K, s) ZSTEP(TT_G, a, b, c, d, k, s)
+#define H(a, b, c, d, k, K, s) ZSTEP(TT_H, a, b, c, d, k, s)
+#define I(a, b, c, d, k, K, s) ZSTEP(TT_I, a, b, c, d, k, s)
 #if defined(ZMM_SQUARE)
 /* One set's square every 64 / SETS steps (ST is a constant once the steps
  * are unrolled). */
