@@ -1,6 +1,6 @@
 /* What the zmm lane kernels need for the block loop (mb_loop.h): 16 lanes
  * per zmm register and the per-set macros, the zmm twins of mb_ymm.h's
- * under their own names (zvec, zadd, ...) so that one file can hold both.
+ * under their own names (zvec, zadd, ...) so that one file can hold both,
  * and the steps (ZSTEP, with the includer's PIN and vpternlogd tables TT_F
  * to TT_I), for up to three sets.  mb_avx512.c includes it after its ymm
  * kernels, with INLINE still defined, then includes mb_loop.h again under
@@ -26,7 +26,7 @@
  * shuffles, all at one step of the set's share of the block.  Intel runs
  * 512-bit shuffles and steps on the same two ports, where six step ops and
  * the transposition's shuffles bound a block: 64 shuffles against 96 are
- * 0.219 cycles/byte against 0.234.  The Xeon of 2026-12-07 evening (AVX-512
+ * 0.219 cycles/byte against 0.234.  The Xeon of 2026-12-07 night (AVX-512
  * with Sapphire Rapids' features): 48 lanes 0.243 against 0.262 cycles/byte
  * (16,820 against 15,630 MB/s), 32 lanes 0.251 against 0.263; for one set
  * the square's burst delays its lone chain (16 lanes 0.90 of the halves'
