@@ -17,14 +17,16 @@
  * chain, but Zen 4 keeps its four pipes busy only about 80% of the time with
  * one-cycle ymm ops (hand-scheduled steps alone, four sets: 0.24
  * cycles/byte).  With the transposition: 32 lanes on ymm 0.25, on zmm 0.27
- * (two sets wait on their chains).  Zen 5 (EPYC) runs zmm ops whole, but
+ * (two sets wait on their chains), in cache; from L3, where the program's
+ * lanes find their data, zmm 0.27-0.29 against 0.31-0.34, so Zen 4 has a
+ * group of its own (mb_dispatch.c).  Zen 5 (EPYC) runs zmm ops whole, but
  * every vector op on the chain takes 2 cycles, so a set is bound by its
  * chain (512 cycles a block): two zmm sets carry 32 lanes at 0.25-0.28
  * against 0.33 for four ymm sets, and three carry 48 at 0.173 (the chains
  * still bound them: 18 step ops a step fill 4.5 of the 8 cycles' pipes).
- * mb_dispatch.c prefers the zmm kernels only where CPUID says 512-bit ops
- * run whole.  Listed only when cpuid and XCR0 say the CPU and OS support
- * AVX-512F and VL with the opmask and ZMM state.
+ * mb_dispatch.c prefers the zmm kernels where CPUID says 512-bit ops run
+ * whole, and for Zen 4's 32 lanes.  Listed only when cpuid and XCR0 say the
+ * CPU and OS support AVX-512F and VL with the opmask and ZMM state.
  */
 #include "mb_impl.h"
 

@@ -40,6 +40,15 @@ static const struct md5_mb_kernel k_avx512zsx32 = {"avx512zsx32", "avx512zs", 32
  * in scalarx2 2.46-2.60 (the Xeon of 2026-12-07; Zen 5: 4.03 against 2.28). */
 static const struct md5_mb_kernel k_avx512zx16_intel = {"avx512zx16", "avx512zs", 16, 2,
                                                         md5_mb_avx512zx16};
+/* Zen 4's group (it runs a zmm op as two 256-bit halves): 32 lanes on zmm,
+ * fewer on ymm.  Its lanes' data comes from L3 in
+ * the program, where avx512zx32 hashes 32 lanes at 0.27-0.29 c/B against
+ * avx512x32's 0.31-0.34 (in cache the other way round: 0.26 against 0.245);
+ * 24 and 16 lanes run faster on ymm either way.  48 lanes (avx512zx48), with
+ * more buffers, ran the 256 KiB set 1.2x slower. */
+static const struct md5_mb_kernel k_avx512zx32_zen4 = {"avx512zx32", "avx512z4", 32, 3, md5_mb_avx512zx32};
+static const struct md5_mb_kernel k_avx512x24_zen4 = {"avx512x24", "avx512z4", 24, 2, md5_mb_avx512x24};
+static const struct md5_mb_kernel k_avx512x16_zen4 = {"avx512x16", "avx512z4", 16, 3, md5_mb_avx512x16};
 static const struct md5_mb_kernel k_avx2x24 = {"avx2x24", "avx2", 24, 3, md5_mb_avx2x24};
 static const struct md5_mb_kernel k_avx2x16 = {"avx2x16", "avx2", 16, 2, md5_mb_avx2x16};
 static const struct md5_mb_kernel k_avx2x8 = {"avx2x8", "avx2", 8, 3, md5_mb_avx2x8};
@@ -77,59 +86,75 @@ static void probe_x86(int *avx2, int *avx512)
     *avx512 = *avx2 && (b & bit_AVX512F) && (b & bit_AVX512VL) && (xcr0 & 0xe6) == 0xe6;
 }
 
-/* Whether the zmm kernels beat the ymm ones: only where 512-bit ops run
- * whole and the clock does not drop for them.
+/* Which group of AVX-512 kernels to prefer: only where 512-bit ops run
+ * whole and the clock does not drop for them, the zmm kernels.
  * AMD: CPUID 0x8000001A EAX gives the FP/SIMD datapath width: FP128 (bit
  * 0), FP256 (bit 2), and from family 26 (Zen 5) FP512 (bit 3), which the
- * Zen 5 EPYC we measured sets instead of FP256.  Zen 4 (family 25) is 256
- * bits wide, splits zmm ops in two, and measured slower with them.  Family
- * 26 alone is not enough: the Zen 5 cores of its mobile parts (Strix Point)
- * are 256 bits wide and should not set FP512 (we have none to check).
+ * Zen 5 EPYC we measured sets instead of FP256.  Family 26 alone is not
+ * enough: the Zen 5 cores of its mobile parts (Strix Point) are 256 bits
+ * wide and should not set FP512 (we have none to check).  Zen 4 (family
+ * 25, the first AMD family with AVX-512; FP256 set) splits zmm ops in two:
+ * its own group, zmm for 32 lanes only.
  * Intel: 512-bit integer ops run on two ports where 256-bit ones have three,
  * 32 lanes of work an op against 24, and the Xeon we measured (AVX-512 with
  * AMX, Sapphire Rapids' features) hashed 32 lanes 1.2x faster in zmm.
  * Skylake-SP and Cascade Lake lower the clock for zmm code more than later
  * cores, and we have none to measure, so the zmm kernels start with Ice
  * Lake's features: AVX512-VBMI2 (CPUID 7.0 ECX bit 6) marks them.
- * A hypervisor that hides the bits gets the ymm kernels, as before.
- * Returns 0 (ymm), 1 (zmm, AMD) or 2 (zmm, Intel). */
-static int prefer_zmm(void)
+ * A hypervisor that hides the bits gets the ymm kernels, as before. */
+enum prefer { PREFER_YMM, PREFER_ZMM_AMD, PREFER_ZMM_INTEL, PREFER_ZEN4 };
+
+static enum prefer prefer_zmm(void)
 {
     unsigned a, b, c, d, family;
 
     if (!__get_cpuid(0, &a, &b, &c, &d))
-        return 0;
+        return PREFER_YMM;
     if (b == signature_INTEL_ebx && c == signature_INTEL_ecx && d == signature_INTEL_edx)
-        return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & bit_AVX512VBMI2) ? 2 : 0;
+        return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & bit_AVX512VBMI2) ? PREFER_ZMM_INTEL
+                                                                               : PREFER_YMM;
     if (b != signature_AMD_ebx || c != signature_AMD_ecx || d != signature_AMD_edx ||
         !__get_cpuid(1, &a, &b, &c, &d))
-        return 0;
+        return PREFER_YMM;
     family = (a >> 8) & 0xf;
     if (family == 0xf)
         family += (a >> 20) & 0xff;
-    return family >= 26 && __get_cpuid(0x8000001a, &a, &b, &c, &d) && (a & 1u << 3);
+    if (family == 25)
+        return PREFER_ZEN4;
+    return family >= 26 && __get_cpuid(0x8000001a, &a, &b, &c, &d) && (a & 1u << 3) ? PREFER_ZMM_AMD
+                                                                                   : PREFER_YMM;
+}
+
+/* K after the N kernels in LIST, unless one of them runs the same function
+ * (a CPU's own group lists kernels of the others under its name): the
+ * count. */
+static size_t add(const struct md5_mb_kernel **list, size_t n, const struct md5_mb_kernel *k)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (list[i]->run == k->run)
+            return n;
+    list[n++] = k;
+    return n;
 }
 
 /* The zmm kernels after the N in LIST, each group widest first: on an
  * Intel core (INTEL) those with the square transposition, avx512zx16 the
- * narrowest of them (and for two), then the others; elsewhere the other
- * way round.  avx512zx16 is listed once, in the first group.  Returns the
- * count. */
+ * narrowest of them (and for two); elsewhere the others first.  Returns
+ * the count. */
 static size_t list_zmm(const struct md5_mb_kernel **list, size_t n, int intel)
 {
     if (intel) {
-        list[n++] = &k_avx512zsx48;
-        list[n++] = &k_avx512zsx32;
-        list[n++] = &k_avx512zx16_intel;
+        n = add(list, n, &k_avx512zsx48);
+        n = add(list, n, &k_avx512zsx32);
+        return add(list, n, &k_avx512zx16_intel);
     }
-    list[n++] = &k_avx512zx48;
-    list[n++] = &k_avx512zx32;
-    if (!intel) {
-        list[n++] = &k_avx512zx16;
-        list[n++] = &k_avx512zsx48;
-        list[n++] = &k_avx512zsx32;
-    }
-    return n;
+    n = add(list, n, &k_avx512zx48);
+    n = add(list, n, &k_avx512zx32);
+    n = add(list, n, &k_avx512zx16);
+    n = add(list, n, &k_avx512zsx48);
+    return add(list, n, &k_avx512zsx32);
 }
 #endif
 
@@ -146,22 +171,26 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         return table;
 #if MD5_MB_X86
     {
-        int avx2, avx512, zmm;
+        int avx2, avx512;
+        enum prefer prefer;
 
         probe_x86(&avx2, &avx512);
-        zmm = avx512 ? prefer_zmm() : 0;
-        if (zmm)
-            n = list_zmm(list, n, zmm == 2);
+        prefer = avx512 ? prefer_zmm() : PREFER_YMM;
+        if (prefer == PREFER_ZEN4) {
+            n = add(list, n, &k_avx512zx32_zen4);
+            n = add(list, n, &k_avx512x24_zen4);
+            n = add(list, n, &k_avx512x16_zen4);
+        } else if (prefer != PREFER_YMM)
+            n = list_zmm(list, n, prefer == PREFER_ZMM_INTEL);
+        /* The groups not preferred are listed after (so tested and
+         * benchmarked) but never picked: md5_mb_pick keeps to the
+         * instruction set of the first kernel. */
         if (avx512) {
-            list[n++] = &k_avx512x32;
-            list[n++] = &k_avx512x24;
-            list[n++] = &k_avx512x16;
-        }
-        /* Where the ymm kernels are preferred, the zmm ones are listed after
-         * them (so tested and benchmarked) but never picked: md5_mb_pick
-         * keeps to the instruction set of the first kernel. */
-        if (avx512 && !zmm)
+            n = add(list, n, &k_avx512x32);
+            n = add(list, n, &k_avx512x24);
+            n = add(list, n, &k_avx512x16);
             n = list_zmm(list, n, 0);
+        }
         if (avx2) {
             list[n++] = &k_avx2x24;
             list[n++] = &k_avx2x16;

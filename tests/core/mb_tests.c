@@ -279,7 +279,9 @@ static void test_target_families(void)
 }
 
 /* The list is grouped by instruction set, each group widest first (what
- * md5_mb_pick relies on); md5_mb_pick keeps to the first kernel's set; and
+ * md5_mb_pick relies on), each kernel function in it once (a CPU's own
+ * group takes some of the others' under its name); md5_mb_pick keeps to
+ * the first kernel's set; and
  * the zmm AVX-512 kernels are offered wherever the ymm ones are (one probe),
  * preferred or not, with either transposition (avx512zs), so that every
  * AVX-512 machine tests them. */
@@ -302,6 +304,8 @@ static void test_groups(void)
         else /* a new group: its set not seen before */
             for (j = 0; j < i; j++)
                 bad += strcmp(k[i]->isa, k[j]->isa) == 0;
+        for (j = 0; j < i; j++)
+            bad += k[i]->run == k[j]->run;
     }
     for (busy = 1; busy <= MD5_MB_MAX_LANES; busy++) {
         const struct md5_mb_kernel *p = md5_mb_pick(busy);
@@ -309,7 +313,7 @@ static void test_groups(void)
         bad += strcmp(p->isa, k[0]->isa) != 0 && strcmp(p->isa, "scalar") != 0;
     }
     report(bad == 0 && (ymm > 0) == (zmm > 0) && (ymm > 0) == (square > 0),
-           "mb: kernels grouped by instruction set, widest first; picks from %s; zmm kernels of both transpositions wherever ymm AVX-512 (%u, %u, %u)",
+           "mb: kernels grouped by instruction set, widest first, each once; picks from %s; zmm kernels of both transpositions wherever ymm AVX-512 (%u, %u, %u)",
            k[0]->isa, ymm, zmm, square);
 }
 

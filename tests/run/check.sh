@@ -141,7 +141,8 @@ native_mb() {
 }
 # The kernel the native CPU must pick for full lanes (md5test fails on
 # another, so a preference that the probe lost is caught), where
-# /proc/cpuinfo tells: mb_dispatch.c's prefer_zmm.  AMD from family 26 is
+# /proc/cpuinfo tells: mb_dispatch.c's prefer_zmm.  AMD with AVX-512 before
+# family 26 is Zen 4 (family 25), with its own group; from family 26 it is
 # told by CPUID 0x8000001A, which cpuinfo does not show: nothing expected.
 native_mb_first() {
     case $(uname -m) in
@@ -151,7 +152,7 @@ native_mb_first() {
                 if [ "$vendor" = GenuineIntel ]; then
                     if has_flag avx512_vbmi2; then echo avx512zsx48; else echo avx512x32; fi
                 elif [ "$vendor" = AuthenticAMD ] && [ "${family:-26}" -lt 26 ]; then
-                    echo avx512x32
+                    echo avx512zx32
                 fi
             elif has_flag avx2; then
                 echo avx2x24
