@@ -41,11 +41,11 @@ static const struct md5_mb_kernel k_avx512zsx32 = {"avx512zsx32", "avx512zs", 32
 static const struct md5_mb_kernel k_avx512zx16_intel = {"avx512zx16", "avx512zs", 16, 2,
                                                         md5_mb_avx512zx16};
 /* Zen 4's group (it runs a zmm op as two 256-bit halves): 32 lanes on zmm,
- * fewer on ymm.  Its lanes' data comes from L3 in
- * the program, where avx512zx32 hashes 32 lanes at 0.27-0.29 c/B against
- * avx512x32's 0.31-0.34 (in cache the other way round: 0.26 against 0.245);
- * 24 and 16 lanes run faster on ymm either way.  48 lanes (avx512zx48), with
- * more buffers, ran the 256 KiB set 1.2x slower. */
+ * fewer on ymm.  In the program the lanes' data comes from L3, where
+ * avx512zx32 hashes 32 lanes at 0.27-0.29 c/B against avx512x32's
+ * 0.31-0.34 (in cache the other way round: 0.26 against 0.245); 24 and 16
+ * lanes run faster on ymm either way.  48 lanes (avx512zx48), with more
+ * buffers, ran the 256 KiB set 1.2x slower. */
 static const struct md5_mb_kernel k_avx512zx32_zen4 = {"avx512zx32", "avx512z4", 32, 3, md5_mb_avx512zx32};
 static const struct md5_mb_kernel k_avx512x24_zen4 = {"avx512x24", "avx512z4", 24, 2, md5_mb_avx512x24};
 static const struct md5_mb_kernel k_avx512x16_zen4 = {"avx512x16", "avx512z4", 16, 3, md5_mb_avx512x16};
@@ -104,7 +104,7 @@ static void probe_x86(int *avx2, int *avx512)
  * A hypervisor that hides the bits gets the ymm kernels, as before. */
 enum prefer { PREFER_YMM, PREFER_ZMM_AMD, PREFER_ZMM_INTEL, PREFER_ZEN4 };
 
-static enum prefer prefer_zmm(void)
+static enum prefer preferred_group(void)
 {
     unsigned a, b, c, d, family;
 
@@ -140,9 +140,9 @@ static size_t add(const struct md5_mb_kernel **list, size_t n, const struct md5_
 }
 
 /* The zmm kernels after the N in LIST, each group widest first: on an
- * Intel core (INTEL) those with the square transposition, avx512zx16 the
- * narrowest of them (and for two); elsewhere the others first.  Returns
- * the count. */
+ * Intel core (INTEL) only those with the square transposition, avx512zx16
+ * the narrowest of them (and for two); elsewhere those with the halves,
+ * then those with the square.  Returns the count. */
 static size_t list_zmm(const struct md5_mb_kernel **list, size_t n, int intel)
 {
     if (intel) {
@@ -175,7 +175,7 @@ const struct md5_mb_kernel *const *md5_mb_kernels(void)
         enum prefer prefer;
 
         probe_x86(&avx2, &avx512);
-        prefer = avx512 ? prefer_zmm() : PREFER_YMM;
+        prefer = avx512 ? preferred_group() : PREFER_YMM;
         if (prefer == PREFER_ZEN4) {
             n = add(list, n, &k_avx512zx32_zen4);
             n = add(list, n, &k_avx512x24_zen4);

@@ -141,7 +141,7 @@ native_mb() {
 }
 # The kernel the native CPU must pick for full lanes (md5test fails on
 # another, so a preference that the probe lost is caught), where
-# /proc/cpuinfo tells: mb_dispatch.c's prefer_zmm.  AMD with AVX-512 before
+# /proc/cpuinfo tells: mb_dispatch.c's preferred_group.  AMD with AVX-512 before
 # family 26 is Zen 4 (family 25), with its own group; from family 26 it is
 # told by CPUID 0x8000001A, which cpuinfo does not show: nothing expected.
 native_mb_first() {
