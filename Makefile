@@ -23,6 +23,7 @@ INSTALL ?= install
 NLS ?= 1
 LOCALEDIR ?= /usr/share/locale
 # SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer in every C object
+# (the x86 lane kernels: ASan only, below)
 # and link, in a tree of its own (make does not rebuild objects for new flags).
 # make check then runs the native leg on that build; the build checks and the
 # cross legs stay plain (see tests/run/check.sh).
