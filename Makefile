@@ -23,8 +23,8 @@ INSTALL ?= install
 NLS ?= 1
 LOCALEDIR ?= /usr/share/locale
 # SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer in every C object
-# (the x86 lane kernels: ASan only, below)
-# and link, in a tree of its own (make does not rebuild objects for new flags).
+# and link (the x86 lane kernels: ASan only, below), in a tree of its own (make
+# does not rebuild objects for new flags).
 # make check then runs the native leg on that build; the build checks and the
 # cross legs stay plain (see tests/run/check.sh).
 # SANITIZE=thread: ThreadSanitizer, in build-tsan (the tsan leg of check).
@@ -41,6 +41,7 @@ endif
 ifeq ($(SANITIZE),fuzzer)
 SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined $(SAN_COMMON)
 endif
+B ?= build
 # The x86 lane kernels under ASan and UBSan together took clang 14 90-200 s
 # to compile (mb_avx512.c; 12 s with ASan alone, 2 s with neither), twice in
 # CI: they keep ASan, and the portable core they are tested against keeps
@@ -48,7 +49,6 @@ endif
 ifneq ($(filter 1 fuzzer,$(SANITIZE)),)
 $(B)/compress/mb_avx512.o $(B)/compress/mb_avx2.o: SAN_FLAGS += -fno-sanitize=undefined
 endif
-B ?= build
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 ifeq ($(IMPL),portable)

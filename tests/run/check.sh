@@ -290,10 +290,10 @@ musl_leg() {
 # results are held back and added after.  Its legs are chosen for the lanes
 # to end together: in CI on a Zen 5 VM on 2026-12-07 (each leg's builds
 # included, as the "(at N s)" lines show) the build checks took 81 s,
-# native 656, s390x 116, tsan 475, aarch64 280, i686 132 and musl 83; with
-# musl in the second lane, the first ended 164 s before it (on 2026-12-06,
-# before musl: build 63, native 523, tsan 332, aarch64 246, s390x 111, i686
-# 112).  CHECK_LANES=1 runs them one after the other.
+# native 656, s390x 116, tsan 475, aarch64 280, i686 132 and musl 83.  With
+# musl in the second lane the first ended 164 s before it; in the first, the
+# lanes ended at 983 and 953 s.  CHECK_LANES=1 runs them one after the
+# other.
 if [ "${CHECK_LANES:-2}" = 1 ]; then
     build_leg
     native_leg
